@@ -1,0 +1,61 @@
+"""Reading command-line inputs safely: files or stdin, size-capped, with one-line errors."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+# Far beyond any real board, small enough to read without trouble.
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+
+
+class InputError(click.ClickException):
+    """Bad usage or unreadable input: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"arena: {self.format_message()}", err=True)
+
+
+def read_text(source: str) -> str:
+    """Text from a file path, or from stdin when `source` is '-'."""
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with Path(source).open("rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"no such file: {source}") from None
+    except IsADirectoryError:
+        raise InputError(f"{source} is a folder, not a file") from None
+    except OSError as error:
+        raise InputError(f"cannot read {source}: {error.strerror or error}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB")
+    return data.decode("utf-8", errors="replace")
+
+
+def letters_option(value: str | None, what: str = "hand") -> str | None:
+    """Upper-cased A-Z letters, or an InputError naming what is wrong."""
+    if value is None:
+        return None
+    cleaned = value.strip().upper()
+    bad = sorted({c for c in cleaned if not ("A" <= c <= "Z")})
+    if bad:
+        shown = "".join(bad)[:10]
+        raise InputError(f"the {what} must be letters A-Z only; found {shown!r}")
+    return cleaned
+
+
+def load_word_list(path: str | None):
+    """The dictionary for --dictionary, or ENABLE; an unusable list is an InputError."""
+    from engines.bananagrams.dictionary import DictionaryError, load_dictionary
+
+    try:
+        return load_dictionary(path)
+    except DictionaryError as error:
+        raise InputError(str(error)) from None

@@ -1,0 +1,1 @@
+"""Pure game and agent logic: no Textual, SQLite, litellm or network code (see the import contracts)."""

@@ -1,0 +1,1 @@
+"""The Bananagrams engine: tiles, dictionary, board notations, the verifier and the game."""

@@ -1,0 +1,1 @@
+"""The Textual app: screens, widgets and styles. No business logic lives here."""
