@@ -16,6 +16,8 @@ from arena import __version__
 # name -> "module:attribute" of a click command, loaded on first use.
 COMMANDS: dict[str, str] = {
     "verify": "arena.commands.verify:verify",
+    "ask": "arena.commands.ask:ask",
+    "questions": "arena.commands.questions:questions",
 }
 
 

@@ -7,14 +7,18 @@ import sys
 
 import click
 
-from arena.commands.inputs import load_word_list, read_text
-from arena.commands.inputs import letters_option as _letters
+from arena.commands.inputs import letters_option, load_word_list, read_text
 
 
 @click.command()
 @click.argument("source", default="-", metavar="[FILE|-]")
 @click.option("--hand", help="The player's tiles, e.g. AEINRST; checks the board uses only these.")
-@click.option("--dictionary", "dictionary_path", metavar="PATH", help="A word list file (one word per line) instead of ENABLE.")
+@click.option(
+    "--dictionary",
+    "dictionary_path",
+    metavar="PATH",
+    help="A word list file (one word per line) instead of ENABLE.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def verify(source: str, hand: str | None, dictionary_path: str | None, as_json: bool) -> None:
     """Verify a Bananagrams board from FILE or stdin.
@@ -24,7 +28,7 @@ def verify(source: str, hand: str | None, dictionary_path: str | None, as_json: 
     """
     from engines.bananagrams.verifier import verify as verify_board
 
-    hand = _letters(hand)
+    hand = letters_option(hand)
     dictionary = load_word_list(dictionary_path)
     result = verify_board(read_text(source), dictionary=dictionary, hand=hand)
     if as_json:

@@ -89,7 +89,9 @@ def parse_board(text: str) -> ParsedBoard:
     if not rows:
         return ParsedBoard(
             "empty",
-            problems=[Issue("EMPTY_BOARD", f"The board is empty. Start with a root line. {ROOT_HELP}")],
+            problems=[
+                Issue("EMPTY_BOARD", f"The board is empty. Start with a root line. {ROOT_HELP}")
+            ],
         )
     if _looks_like_drawn_grid(rows):
         return _parse_grid(rows)
@@ -97,7 +99,9 @@ def parse_board(text: str) -> ParsedBoard:
 
 
 def _too_large(detail: str) -> ParsedBoard:
-    message = f"The board is too large to check ({detail}). A Bananagrams board has at most 144 tiles."
+    message = (
+        f"The board is too large to check ({detail}). A Bananagrams board has at most 144 tiles."
+    )
     return ParsedBoard("empty", problems=[Issue("BOARD_TOO_LARGE", message)])
 
 

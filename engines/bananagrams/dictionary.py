@@ -33,7 +33,9 @@ class Dictionary:
     @classmethod
     def from_text(cls, text: str, name: str) -> Dictionary:
         # A single letter is never a word in Bananagrams, whatever the list says.
-        words = frozenset(w for w in text.upper().split() if len(w) > 1 and w.isascii() and w.isalpha())
+        words = frozenset(
+            w for w in text.upper().split() if len(w) > 1 and w.isascii() and w.isalpha()
+        )
         if not words:
             raise DictionaryError(f"Word list {name} has no words (one word per line, 2+ letters).")
         return cls(words, name)

@@ -305,7 +305,9 @@ class Game:
     def _submit(self, action: SubmitBoard) -> list[Event]:
         self.turns += 1
         player = self.players[action.player]
-        text = action.board if isinstance(action.board, str) else "\n".join(render_rows(action.board))
+        text = (
+            action.board if isinstance(action.board, str) else "\n".join(render_rows(action.board))
+        )
         events: list[Event] = [BoardSubmitted(action.player, self.turns, text, action.dump)]
         result = verify(action.board, dictionary=self.dictionary, hand=player.hand_letters)
         player.board, player.last_result = dict(result.cells), result
@@ -347,7 +349,9 @@ class Game:
         return TilesPeeled(peeler, drawn, len(self.bunch))
 
     def _win(self, player: int) -> list[Event]:
-        called = BananasCalled(player, True, "A valid board with every tile and too few tiles to PEEL.")
+        called = BananasCalled(
+            player, True, "A valid board with every tile and too few tiles to PEEL."
+        )
         return [called, self._end("bananas", player)]
 
     def _dump(self, index: int, letter: str) -> list[Event]:
@@ -404,7 +408,14 @@ class Game:
             key=lambda i: (i != winner, self.players[i].out, self.players[i].tiles_left, i),
         )
         return [
-            Standing(i, self.players[i].name, rank, self.players[i].tiles_left, i == winner, self.players[i].out)
+            Standing(
+                i,
+                self.players[i].name,
+                rank,
+                self.players[i].tiles_left,
+                i == winner,
+                self.players[i].out,
+            )
             for rank, i in enumerate(order, start=1)
         ]
 

@@ -87,4 +87,6 @@ class Bunch:
 
     @classmethod
     def from_state(cls, state: dict) -> Bunch:
-        return cls(seed=int(state["seed"]), tiles=list(state["tiles"]), shuffles=int(state["shuffles"]))
+        return cls(
+            seed=int(state["seed"]), tiles=list(state["tiles"]), shuffles=int(state["shuffles"])
+        )

@@ -103,7 +103,9 @@ def verify(
     if isinstance(board, str):
         parsed = parse_board(board)
     else:
-        parsed = ParsedBoard("grid" if board else "empty", cells={c: v.upper() for c, v in board.items()})
+        parsed = ParsedBoard(
+            "grid" if board else "empty", cells={c: v.upper() for c, v in board.items()}
+        )
         if not board:
             parsed.problems.append(Issue("EMPTY_BOARD", "The board has no tiles."))
     return _Check(parsed, dictionary, hand).run()
@@ -148,7 +150,9 @@ class _Check:
     def _place_lines(self) -> None:
         latest: dict[str, Placement] = {}
         for line in self.parsed.lines:
-            placement = Placement(line, 0, 0) if line.is_root else self._place_on_target(line, latest)
+            placement = (
+                Placement(line, 0, 0) if line.is_root else self._place_on_target(line, latest)
+            )
             if placement is None:
                 continue
             latest[line.word] = placement
@@ -157,7 +161,9 @@ class _Check:
 
     def _place_on_target(self, line: Line, latest: dict[str, Placement]) -> Placement | None:
         word, target_word = line.word, line.target or ""
-        where = f"'{shorten(word)}[{line.word_index}] @ {shorten(target_word)}[{line.target_index}]'"
+        where = (
+            f"'{shorten(word)}[{line.word_index}] @ {shorten(target_word)}[{line.target_index}]'"
+        )
         target = latest.get(target_word)
         if target is None:
             self._add(
@@ -232,7 +238,11 @@ class _Check:
         return len(word) > 1 and word in self.dictionary
 
     def _not_a_word(self, word: str) -> str:
-        note = f" ({ENABLE_NOTE})" if word in ENABLE_MISSING and self.dictionary.name == "ENABLE" else ""
+        note = (
+            f" ({ENABLE_NOTE})"
+            if word in ENABLE_MISSING and self.dictionary.name == "ENABLE"
+            else ""
+        )
         return f"'{shorten(word)}' is not in the {self.dictionary.name} dictionary{note}"
 
     def _check_declared_words(self) -> None:
@@ -243,12 +253,12 @@ class _Check:
                     if len(line.word) == 1
                     else self._not_a_word(line.word)
                 )
-                self._add("INVALID_WORD", f"{reason[0].upper()}{reason[1:]}. Use a real word.", line)
+                self._add(
+                    "INVALID_WORD", f"{reason[0].upper()}{reason[1:]}. Use a real word.", line
+                )
 
     def _check_runs(self, runs: list[Run]) -> None:
-        declared = {
-            (p.x, p.y, p.line.direction, p.line.word) for p in self.placements
-        }
+        declared = {(p.x, p.y, p.line.direction, p.line.word) for p in self.placements}
         for run in runs:
             key = (run.x, run.y, run.direction, run.word)
             if self.parsed.notation != "anchor":
@@ -266,7 +276,11 @@ class _Check:
 
     def _check_accidental(self, run: Run) -> None:
         makers = sorted(
-            {p.line.number: p.line.word for cell in run.cells() for p in self.owners.get(cell, [])}.items()
+            {
+                p.line.number: p.line.word
+                for cell in run.cells()
+                for p in self.owners.get(cell, [])
+            }.items()
         )
         by = " and ".join(f"{shorten(word)} (line {number})" for number, word in makers)
         where = "across" if run.direction == "H" else "down"
@@ -318,7 +332,9 @@ class _Check:
                 "that uses every tile PEELs.",
             )
 
-    def _add(self, code: str, message: str, line: Line | int | None = None, word: str | None = None) -> None:
+    def _add(
+        self, code: str, message: str, line: Line | int | None = None, word: str | None = None
+    ) -> None:
         if isinstance(line, Line):
             word, line = word or line.word, line.number
         self.issues.append(Issue(code, message, word, line))
@@ -340,7 +356,9 @@ def feedback(errors: list[Issue], warnings: list[Issue]) -> list[str]:
     lines = [_feedback_line(e) for e in shown]
     if len(lines) > MAX_SHOWN:
         left_out = len(lines) - (MAX_SHOWN - 1)
-        lines = lines[: MAX_SHOWN - 1] + [f"... and {left_out} more similar errors. Fix the above first."]
+        lines = lines[: MAX_SHOWN - 1] + [
+            f"... and {left_out} more similar errors. Fix the above first."
+        ]
     return lines + [_feedback_line(w) for w in warnings]
 
 
