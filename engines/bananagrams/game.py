@@ -472,3 +472,43 @@ def _cells_to_rows(cells: Grid) -> list[list]:
 
 def _rows_to_cells(rows: list[list]) -> Grid:
     return {(x, y): letter for x, y, letter in rows}
+
+
+# --- actions as data (for storage and exact resume) ---------------------------------------------
+
+
+def action_to_dict(action: Action) -> dict:
+    match action:
+        case SubmitBoard():
+            board = (
+                action.board
+                if isinstance(action.board, str)
+                else {"cells": _cells_to_rows(dict(action.board))}
+            )
+            return {"type": "submit", "player": action.player, "board": board, "dump": action.dump}
+        case DumpTile():
+            return {"type": "dump", "player": action.player, "letter": action.letter}
+        case CallBananas():
+            return {"type": "bananas", "player": action.player}
+        case PassTurn():
+            return {"type": "pass", "player": action.player, "reason": action.reason}
+        case EndGame():
+            return {"type": "end", "reason": action.reason}
+    raise TypeError(f"not an action: {action!r}")
+
+
+def action_from_dict(data: dict) -> Action:
+    match data["type"]:
+        case "submit":
+            board = data["board"]
+            board = board if isinstance(board, str) else _rows_to_cells(board["cells"])
+            return SubmitBoard(data["player"], board, data.get("dump"))
+        case "dump":
+            return DumpTile(data["player"], data["letter"])
+        case "bananas":
+            return CallBananas(data["player"])
+        case "pass":
+            return PassTurn(data["player"], data.get("reason", ""))
+        case "end":
+            return EndGame(data["reason"])
+    raise ValueError(f"unknown action type {data['type']!r}")
