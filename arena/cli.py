@@ -16,8 +16,11 @@ from arena import __version__
 # name -> "module:attribute" of a click command, loaded on first use.
 COMMANDS: dict[str, str] = {
     "verify": "arena.commands.verify:verify",
+    "match": "arena.commands.match:match",
+    "resume": "arena.commands.match:resume",
     "ask": "arena.commands.ask:ask",
     "questions": "arena.commands.questions:questions",
+    "solve": "arena.commands.solve:solve",
 }
 
 

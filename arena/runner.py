@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from arena.config import MatchConfig, parse_config
 from arena.players import Player, build_player
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, redact
 from engines.agent.llm import TextDelta
 from engines.bananagrams.dictionary import load_dictionary
 from engines.bananagrams.game import (
@@ -108,7 +108,9 @@ class MatchRunner:
         )
         game = _new_game(config, names, dictionary)
         runner = cls(store, match_id, config, game, players, on_event, on_delta)
-        start = [("match_started", {"config": config.model_dump(mode="json"), "players": names})]
+        start = [
+            ("match_started", {"config": redact(config.model_dump(mode="json")), "players": names})
+        ]
         runner._commit(start + [(e.kind, e.to_dict()) for e in game.start()])
         return runner
 

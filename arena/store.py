@@ -211,11 +211,15 @@ class Store:
         return store
 
     def _upgrade(self, version: int) -> None:
-        for step in range(version, SCHEMA_VERSION):
-            with self.transaction():
+        if version == SCHEMA_VERSION:
+            return
+        with self.transaction():
+            # Another process may have upgraded since we looked: re-read under the write lock.
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            for step in range(version, SCHEMA_VERSION):
                 MIGRATIONS[step](self.db)
-                self.db.execute(f"PRAGMA user_version = {step + 1}")
-                self.db.execute(f"PRAGMA application_id = {APP_ID}")
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.db.execute(f"PRAGMA application_id = {APP_ID}")
 
     def close(self) -> None:
         self.db.conn.close()

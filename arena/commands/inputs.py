@@ -59,3 +59,22 @@ def load_word_list(path: str | None):
         return load_dictionary(path)
     except DictionaryError as error:
         raise InputError(str(error)) from None
+
+
+def open_store(db: str | None):
+    """The event store for --db (else ARENA_DB, else the user data folder); errors exit 2."""
+    from arena.store import Store, StoreError
+
+    try:
+        return Store.open(db)
+    except StoreError as error:
+        raise InputError(str(error)) from None
+
+
+db_option = click.option(
+    "--db",
+    "db",
+    metavar="PATH",
+    envvar="ARENA_DB",
+    help="Database file (default: ARENA_DB or the user data folder).",
+)
