@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 
 from engines.bananagrams.dictionary import Dictionary
-from engines.bananagrams.game import DUMP_DRAW
+from engines.bananagrams.game import DUMP_DRAW, PlayerState
 from engines.play.oneshot import TurnDecision
 from engines.solver.bot import BotPlayer
+
+
+def board_in_hand(me: PlayerState) -> dict:
+    """The board to build on: the latest one, unless it holds tiles the player no longer owns
+    (a dumped board tile, a broken submission); then start afresh."""
+    fits = not Counter(me.board.values()) - Counter(me.hand)
+    return me.board if fits else {}
 
 
 class SolverPlayer:
@@ -27,7 +35,10 @@ class SolverPlayer:
     async def decide(self, view, me, on_delta=None) -> TurnDecision:
         # The search is CPU-bound: keep the event loop (and any UI on it) responsive.
         action = await asyncio.to_thread(
-            self.bot.next_action, me.hand_letters, me.board, can_dump=view.bunch >= DUMP_DRAW
+            self.bot.next_action,
+            me.hand_letters,
+            board_in_hand(me),
+            can_dump=view.bunch >= DUMP_DRAW,
         )
         self.pace = action.pace if self.fixed_pace is None else self.fixed_pace
         board = (action.anchor or action.board) if action.board else None
