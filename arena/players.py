@@ -61,22 +61,38 @@ class ModelPlayer:
         return await self.policy.decide(view, on_delta)
 
 
-def load_replies(path: str | Path) -> list[str]:
-    """A scripted player's replies: a YAML/JSON list of strings, or text blocks split by `---`."""
+def load_replies(path: str | Path) -> list:
+    """A scripted player's replies: a YAML/JSON list whose items are reply texts or, for the
+    agent policy, `{text, calls: [{name, arguments}]}`; or a text file of replies split by `---`."""
+    from engines.agent.scripted import call, reply
+
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ConfigError(f"Cannot read replies file {path}: {error.strerror or error}") from None
-    if path.suffix in (".yaml", ".yml", ".json"):
-        try:
-            data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-        except (ValueError, yaml.YAMLError) as error:
-            raise ConfigError(f"Replies file {path} does not parse: {error}") from None
-        if not isinstance(data, list) or not all(isinstance(item, str) for item in data):
-            raise ConfigError(f"Replies file {path} must be a list of strings.")
-        return data
-    return [block.strip() for block in text.split("\n---\n")]
+    if path.suffix not in (".yaml", ".yml", ".json"):
+        return [block.strip() for block in text.split("\n---\n")]
+    try:
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (ValueError, yaml.YAMLError) as error:
+        raise ConfigError(f"Replies file {path} does not parse: {error}") from None
+    if not isinstance(data, list):
+        raise ConfigError(f"Replies file {path} must be a list of replies.")
+    replies = []
+    for number, item in enumerate(data, start=1):
+        if isinstance(item, str):
+            replies.append(item)
+        elif isinstance(item, dict) and all(
+            isinstance(c, dict) and "name" in c for c in item.get("calls", [])
+        ):
+            calls = [call(c["name"], **(c.get("arguments") or {})) for c in item.get("calls", [])]
+            replies.append(reply(str(item.get("text", "")), calls=calls))
+        else:
+            raise ConfigError(
+                f"Replies file {path}, reply {number}: a text, or a mapping with text and calls."
+            )
+    return replies
 
 
 def build_player(

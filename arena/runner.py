@@ -228,12 +228,13 @@ class MatchRunner:
             while not self.game.over and not self.game.players[seat].out:
                 await wake[seat].wait()
                 wake[seat].clear()
-                pace = self.players[seat].pace
                 started = time.monotonic()
                 view = self.notebooks[seat].view(self.game)
                 decision = await self.players[seat].decide(
                     view, self.game.players[seat], self._delta_sink(seat)
                 )
+                # A bot's pace is known once it has chosen its move (bigger moves take longer).
+                pace = self.players[seat].pace
                 await asyncio.sleep(max(0.0, pace - (time.monotonic() - started)))
                 async with self.lock:
                     if self.game.over or self.game.players[seat].out:
@@ -292,6 +293,7 @@ class MatchRunner:
             "problems": list(decision.problems),
             "error": decision.error,
             "calls": decision.calls,
+            "agent_events": decision.agent_events,
             "usage": {
                 "prompt_tokens": decision.usage.prompt_tokens,
                 "completion_tokens": decision.usage.completion_tokens,

@@ -17,8 +17,8 @@ neither set it answers 400, so a test that sends more requests than it scripted 
 
 Behaviours:
 - `Reply`: a text reply, streamed in `chunk_size` pieces, optionally with reasoning text,
-  tool calls (arguments streamed in fragments), usage numbers, a per-chunk delay, or a dropped
-  connection after some chunks.
+  tool calls (arguments streamed in fragments), usage numbers (or none), a per-chunk delay, or
+  a dropped connection after some chunks.
 - `HttpError`: any status with an OpenAI-shaped error body, optional `Retry-After`.
 - `Hang`: sleep before answering (to trip the client's timeout), then reply.
 - `Garbage`: raw bytes as the body (malformed JSON, broken SSE).
@@ -27,8 +27,10 @@ Behaviours:
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -63,6 +65,8 @@ class Reply:
     chunk_delay_s: float = 0.0
     # Close the connection after this many content chunks (a reply cut off mid-stream).
     disconnect_after_chunks: int | None = None
+    # False: act like a server that ignores `stream_options.include_usage`.
+    send_usage: bool = True
 
 
 @dataclass(frozen=True)
@@ -90,8 +94,14 @@ class Garbage:
 
 Behaviour = Reply | HttpError | Hang | Garbage
 
-MALFORMED_JSON = Garbage(b'{"id": "x", "choices": [{"message": ', content_type="application/json")
-GARBAGE_SSE = Garbage(b"data: {not json at all\n\ndata: [DONE]\n\n")
+# An event stream whose JSON is cut off mid-object.
+MALFORMED_JSON = Garbage(
+    b'data: {"id": "x", "object": "chat.completion.chunk", "choices": [{"del\n\n'
+)
+# A 200 answer that is not an event stream at all (a captive portal, a misconfigured proxy).
+GARBAGE_SSE = Garbage(
+    b"<html><body>Welcome to the hotel wifi</body></html>", content_type="text/html"
+)
 
 
 def giant_reply(n_chars: int, chunk_size: int = 4096) -> Reply:
@@ -287,8 +297,10 @@ def _stream_deltas(reply: Reply) -> Iterator[dict[str, Any]]:
 
 def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
-        # HTTP/1.0: one request per connection, the end of a stream is the end of the socket.
-        protocol_version = "HTTP/1.0"
+        # Streams use chunked transfer encoding like real providers, so a connection cut
+        # mid-reply is a protocol error for the client, not a normal end of the body.
+        # Every connection serves one request.
+        protocol_version = "HTTP/1.1"
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
@@ -315,14 +327,28 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
         def _send_json(
             self, status: int, payload: Any, headers: dict[str, str] | None = None
         ) -> None:
-            data = json.dumps(payload).encode()
+            self._send_body(status, "application/json", json.dumps(payload).encode(), headers)
+
+        def _send_body(
+            self,
+            status: int,
+            content_type: str,
+            data: bytes,
+            headers: dict[str, str] | None = None,
+        ) -> None:
+            self.close_connection = True
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
             for key, value in (headers or {}).items():
                 self.send_header(key, value)
             self.end_headers()
             self.wfile.write(data)
+
+        def _write_chunk(self, data: bytes) -> None:
+            self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+            self.wfile.flush()
 
         def _authorised(self) -> bool:
             if not server.require_api_key:
@@ -370,10 +396,9 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             if not self._authorised():
                 return
             behaviour = server._next_behaviour(request)
-            try:
+            # The client may give up (timeout, cancellation): then there is nothing left to say.
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 self._perform(behaviour, request)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (timeout, cancellation): nothing left to say
 
         def _perform(self, behaviour: Behaviour, request: RecordedRequest) -> None:
             if isinstance(behaviour, Hang):
@@ -396,10 +421,7 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                     headers,
                 )
             elif isinstance(behaviour, Garbage):
-                self.send_response(behaviour.status)
-                self.send_header("Content-Type", behaviour.content_type)
-                self.end_headers()
-                self.wfile.write(behaviour.body)
+                self._send_body(behaviour.status, behaviour.content_type, behaviour.body)
             elif request.stream:
                 self._stream_reply(behaviour, request)
             else:
@@ -450,28 +472,29 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 }
                 return b"data: " + json.dumps(payload).encode() + b"\n\n"
 
+            self.close_connection = True
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.send_header("Connection", "close")
             self.end_headers()
             for n, delta in enumerate(_stream_deltas(reply)):
                 if reply.disconnect_after_chunks is not None and n > reply.disconnect_after_chunks:
-                    # Cut the reply off: no final chunk, no [DONE], just a closed socket.
+                    # Cut the reply off: no final chunk, no [DONE], no chunked-encoding end.
                     self.wfile.flush()
-                    self.connection.shutdown(2)
+                    self.connection.shutdown(socket.SHUT_RDWR)
                     return
-                self.wfile.write(
-                    event([{"index": 0, "delta": delta, "finish_reason": None}])
-                )
-                self.wfile.flush()
+                self._write_chunk(event([{"index": 0, "delta": delta, "finish_reason": None}]))
                 if reply.chunk_delay_s and not server._sleep(reply.chunk_delay_s):
                     return
-            self.wfile.write(
+            self._write_chunk(
                 event([{"index": 0, "delta": {}, "finish_reason": _finish_reason(reply)}])
             )
-            if include_usage:
-                self.wfile.write(event([], usage=_usage(reply, request)))
-            self.wfile.write(b"data: [DONE]\n\n")
+            if include_usage and reply.send_usage:
+                self._write_chunk(event([], usage=_usage(reply, request)))
+            self._write_chunk(b"data: [DONE]\n\n")
+            self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
 
     return Handler

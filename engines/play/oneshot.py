@@ -28,6 +28,8 @@ class TurnDecision:
     usage: Usage = Usage()
     latency_s: float = 0.0
     error: str | None = None
+    # The agent policy's tool calls, tasks and steps, for the tool log.
+    agent_events: list[dict] = field(default_factory=list)
 
     def action(self, player: int) -> Action:
         if self.board is not None:

@@ -344,3 +344,69 @@ def test_shipped_configs_parse():
     assert len(shipped) >= 5
     kinds = {tuple(p.kind for p in load_config(path).players) for path in shipped}
     assert ("bot", "bot") in kinds and ("human", "bot") in kinds and ("llm",) * 4 in kinds
+
+
+def test_agent_policy_player_through_litellm_with_tool_calls(tmp_path, fake_openai):
+    from tests.fake_openai import FakeToolCall
+
+    fake_openai.script(
+        Reply("Checking.", tool_calls=[FakeToolCall("verify_board", '{"board": "CAT H"}')]),
+        Reply(tool_calls=[FakeToolCall("submit_board", '{"board": "CAT H"}')]),
+        Reply(tool_calls=[FakeToolCall("final_answer", '{"answer": "Played CAT."}')]),
+    )
+    fake_openai.default = Reply(tool_calls=[FakeToolCall("final_answer", '{"answer": "pass"}')])
+    data = {
+        "seed": 2,
+        "max_turns": 4,
+        "players": [
+            {
+                "kind": "llm",
+                "model": fake_openai.model,
+                "policy": "agent",
+                "step_budget": 4,
+                "num_retries": 0,
+            },
+            {"kind": "bot", "level": "normal"},
+        ],
+    }
+    store = Store.open(tmp_path / "a.db")
+    runner, ended = run(store, data)
+    assert ended.reason == "max_turns"
+    first = next(
+        e.payload for e in store.events(runner.match_id, kinds=("turn",)) if e.payload["seat"] == 0
+    )
+    assert first["board"] == "CAT H" and first["plan"] == "Played CAT."
+    assert len(first["calls"]) == 3 and first["calls"][0]["tool_calls"][0]["name"] == "verify_board"
+    tools = [
+        e["details"]["tool"] for e in first["agent_events"] if e["kind"] == "tool_call_finished"
+    ]
+    assert tools == ["verify_board", "submit_board"]
+    # The tools were offered to the model over HTTP.
+    offered = {tool["function"]["name"] for tool in fake_openai.chat_requests[0].body["tools"]}
+    assert {"verify_board", "submit_board", "dump", "show_hand", "final_answer"} <= offered
+
+
+def test_scripted_agent_player_from_a_replies_file(tmp_path):
+    replies = tmp_path / "agent.yaml"
+    replies.write_text(
+        yaml.safe_dump(
+            [
+                {"calls": [{"name": "submit_board", "arguments": {"board": "CAT H"}}]},
+                {"calls": [{"name": "final_answer", "arguments": {"answer": "done"}}]},
+            ]
+        )
+    )
+    store = Store.open(tmp_path / "a.db")
+    data = {
+        "seed": 1,
+        "max_turns": 2,
+        "players": [
+            {"kind": "scripted", "policy": "agent", "replies": str(replies)},
+            {"kind": "bot"},
+        ],
+    }
+    runner, _ = run(store, data)
+    first = next(
+        e.payload for e in store.events(runner.match_id, kinds=("turn",)) if e.payload["seat"] == 0
+    )
+    assert first["board"] == "CAT H"
