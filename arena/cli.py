@@ -20,6 +20,10 @@ COMMANDS: dict[str, str] = {
     "resume": "arena.commands.match:resume",
     "ask": "arena.commands.ask:ask",
     "questions": "arena.commands.questions:questions",
+    "matches": "arena.commands.matches:matches",
+    "replay": "arena.commands.replay:replay",
+    "export": "arena.commands.export:export",
+    "leaderboard": "arena.commands.leaderboard:leaderboard",
     "solve": "arena.commands.solve:solve",
 }
 
@@ -40,9 +44,19 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="arena")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
-    """Banana Arena: Bananagrams and hard questions with language models, in the terminal."""
+    """Banana Arena: Bananagrams and hard questions with language models, in the terminal.
+
+    With no command, opens the app (play the bot with no API key, watch, replay, ...).
+    """
     if ctx.invoked_subcommand is None:
-        click.echo(ctx.get_help())
+        open_app()
+
+
+def open_app(db: str | None = None, start=None) -> None:
+    """Run the Textual app; `start(app)` builds the first screen over home (None: home only)."""
+    from screens.app import ArenaApp
+
+    ArenaApp(db=db, start=start).run()
 
 
 def main() -> None:

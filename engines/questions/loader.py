@@ -182,8 +182,7 @@ def load_predictions(path: Path | str, known_ids: set[str] | None = None) -> dic
         answer = _text_field(row, "model_answer", where, required=False)
         if task_id in predictions:
             raise QuestionSetError(
-                f"{where}: task_id {task_id!r} already answered on line "
-                f"{predictions[task_id].line}"
+                f"{where}: task_id {task_id!r} already answered on line {predictions[task_id].line}"
             )
         if known_ids is not None and task_id not in known_ids:
             raise QuestionSetError(f"{where}: task_id {task_id!r} is not in the question set")
