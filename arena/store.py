@@ -30,6 +30,16 @@ class StoreError(Exception):
     """The database cannot be used; the message says why and what to do."""
 
 
+class DamagedEvent(StoreError):
+    """A stored event whose payload cannot be read."""
+
+    def __init__(self, stream_id: str, seq: int, kind: str) -> None:
+        super().__init__(
+            f"Match {stream_id}: event #{seq} ({kind}) is damaged: its payload is not JSON."
+        )
+        self.seq = seq
+
+
 def default_db_path() -> Path:
     """ARENA_DB if set, else arena.db in the user data folder."""
     if env := os.environ.get("ARENA_DB"):
@@ -41,8 +51,9 @@ def default_db_path() -> Path:
 
 # --- secrets ---------------------------------------------------------------------------------------
 
+# Names of settings that hold secrets; `max_tokens` and `budget_tokens` are counts, not secrets.
 SECRET_KEY = re.compile(
-    r"(api[_-]?key|secret|token|password|passwd|authorization|bearer|credential)", re.I
+    r"(api[_-]?key|secret|password|passwd|authorization|bearer|credential|(^|[_-])token$)", re.I
 )
 ENV_REFERENCE = re.compile(
     r"^(\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*|env:[A-Za-z_][A-Za-z0-9_]*)$"
@@ -315,7 +326,11 @@ class Store:
             sql += f" AND kind IN ({', '.join('?' * len(kinds))})"
             args += list(kinds)
         for seq, at, kind, payload in self.db.execute(sql + " ORDER BY seq", args):
-            yield StoredEvent(stream_id, seq, at, kind, json.loads(payload))
+            try:
+                data = json.loads(payload)
+            except (TypeError, ValueError):
+                raise DamagedEvent(stream_id, seq, kind) from None
+            yield StoredEvent(stream_id, seq, at, kind, data)
 
     def follow(
         self,

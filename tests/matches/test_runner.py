@@ -410,3 +410,51 @@ def test_scripted_agent_player_from_a_replies_file(tmp_path):
         e.payload for e in store.events(runner.match_id, kinds=("turn",)) if e.payload["seat"] == 0
     )
     assert first["board"] == "CAT H"
+
+
+def test_redaction_strips_secrets_but_keeps_token_counts():
+    from arena.store import redact
+
+    settings = {
+        "api_key": "sk-1",
+        "openai_api_key": "sk-2",
+        "access_token": "t",
+        "token": "t",
+        "password": "p",
+        "extra_headers": {"Authorization": "Bearer x"},
+        "max_tokens": 4000,
+        "thinking": {"type": "enabled", "budget_tokens": 2000},
+        "api_key_env": "${OPENAI_API_KEY}",
+    }
+    clean = redact(settings)
+    assert clean["max_tokens"] == 4000 and clean["thinking"]["budget_tokens"] == 2000
+    assert clean["api_key_env"] == "${OPENAI_API_KEY}"
+    for key in ("api_key", "openai_api_key", "access_token", "token", "password"):
+        assert clean[key] == "[redacted]", key
+    assert clean["extra_headers"]["Authorization"] == "[redacted]"
+
+
+def test_resume_keeps_token_limits(tmp_path):
+    from arena.runner import MatchRunner
+
+    store = Store.open(tmp_path / "a.db")
+    data = {
+        **BOTS,
+        "players": [
+            {"kind": "bot"},
+            {
+                "kind": "llm",
+                "model": "openai/x",
+                "max_tokens": 4000,
+                "thinking": {"type": "enabled", "budget_tokens": 2000},
+            },
+        ],
+    }
+    runner = MatchRunner.create(store, parse_config(data))
+    store.set_status(runner.match_id, "stopped")
+    resumed = MatchRunner.resume(store, runner.match_id)
+    player = resumed.config.players[1]
+    assert player.max_tokens == 4000 and player.llm_params["thinking"] == {
+        "type": "enabled",
+        "budget_tokens": 2000,
+    }
