@@ -43,8 +43,10 @@ def letters_option(value: str | None, what: str = "hand") -> str | None:
     """Upper-cased A-Z letters, or an InputError naming what is wrong."""
     if value is None:
         return None
-    cleaned = value.strip().upper()
-    bad = sorted({c for c in cleaned if not ("A" <= c <= "Z")})
+    cleaned = value.strip()
+    # Check before upper-casing: 'ß'.upper() is 'SS' and would sneak in as two letters.
+    bad = sorted({c for c in cleaned if not (c.isascii() and c.isalpha())})
+    cleaned = cleaned.upper()
     if bad:
         shown = "".join(bad)[:10]
         raise InputError(f"the {what} must be letters A-Z only; found {shown!r}")
