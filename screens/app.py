@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 from textual.app import App, SystemCommand
@@ -125,3 +126,15 @@ class ArenaApp(App):
         for key, label, help_text in MENU:
             yield SystemCommand(label, help_text, lambda key=key: self.action_open(key))
         yield SystemCommand("Help", "Rules of Bananagrams and the keys", self.action_help)
+        # Every binding with an id on the current screen is a command too, so no action is
+        # reachable only by its key.
+        seen = {"app.help", "app.quit"}
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if binding.id and binding.id not in seen and active.enabled:
+                seen.add(binding.id)
+                yield SystemCommand(
+                    f"{binding.description} ({binding.key_display or binding.key})",
+                    binding.tooltip or binding.description,
+                    partial(self.run_action, binding.action, active.node),
+                )

@@ -170,3 +170,15 @@ async def test_agent_opponent_tool_log(app, tmp_path):
         assert "✓ agent: verify_board" in text and "ZZZ" in text  # the check ran and said INVALID
         assert "✓ agent: submit_board" in text
         assert "agent: Played CAT." in text
+
+
+async def test_screen_actions_are_in_the_command_palette(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(PlayScreen(human_vs_bot(), app.store))
+        await wait_for(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.edit.hand)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        for action in ("Submit", "Dump", "Hint", "Leave", "H/V", "Clear word", "Centre"):
+            assert any(title.startswith(action) for title in titles), action
+        hint = next(c for c in app.get_system_commands(app.screen) if c.title.startswith("Hint"))
+        await hint.callback()
+        await wait_for(pilot, lambda: "Hint" in str(app.screen.query_one("#verdict").render()))
