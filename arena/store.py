@@ -444,6 +444,21 @@ class Store:
             for row in rows.fetchall()
         ]
 
+    # --- question runs ------------------------------------------------------------------------
+
+    def create_question_run(self, *, set_name: str, model: str, policy: str) -> str:
+        with self.transaction():
+            run_id = self.create_stream("questions", f"{set_name} · {model} · {policy}")
+            self.db["question_runs"].insert(
+                {"id": run_id, "set_name": set_name, "model": model, "policy": policy}
+            )
+        return run_id
+
+    def finish_question_run(self, run_id: str, *, accuracy: float | None, cost_usd: float) -> None:
+        with self.transaction():
+            self.db["question_runs"].update(run_id, {"accuracy": accuracy, "cost_usd": cost_usd})
+            self.set_status(run_id, "finished")
+
 
 class _Transaction:
     def __init__(self, conn: sqlite3.Connection) -> None:

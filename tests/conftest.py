@@ -10,6 +10,18 @@ import pytest
 from tests.fake_openai import FakeOpenAIServer
 
 
+@pytest.fixture(autouse=True)
+def private_user_folders(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test reads or writes the user's real database, settings or logs."""
+    home = tmp_path_factory.mktemp("user")
+    for variable in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(variable, str(home / variable.lower()))
+    monkeypatch.setenv("ARENA_DB", str(home / "arena.db"))
+    monkeypatch.setenv("ARENA_SETTINGS", str(home / "settings.yaml"))
+
+
 @pytest.fixture
 def fake_openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
     """A scripted OpenAI-compatible server on 127.0.0.1 for the length of one test.

@@ -18,7 +18,7 @@ from arena.commands.ask import (
     budget_options,
     make_models,
 )
-from arena.commands.inputs import InputError
+from arena.commands.inputs import InputError, db_option, open_store
 
 
 def _load_set(spec: str):
@@ -202,6 +202,7 @@ def score(set_spec: str, predictions_path: str, mode: str, as_json: bool) -> Non
     help="Approve every gated tool call (python, shell, write_file); otherwise they are denied.",
 )
 @budget_options
+@db_option
 def run(
     set_spec: str,
     model: str,
@@ -213,6 +214,7 @@ def run(
     yes: bool,
     max_steps: int,
     max_cost: float,
+    db: str | None,
 ) -> None:
     """Answer every question of SET with the agent and score the answers.
 
@@ -240,11 +242,19 @@ def run(
             "arena: python, shell and write_file calls will be denied; pass --yes to allow them",
             err=True,
         )
+    from arena.question_log import QuestionRunLog
+
+    log = QuestionRunLog(open_store(db), set_name=question_set.name, model=model, policy=policy)
     with handle:
         try:
-            runs = _run_with_progress(chosen, models, options, concurrency, mode, handle)
+            runs = _run_with_progress(chosen, models, options, concurrency, mode, handle, log)
         except ModelUnavailable as error:
+            log.close(stopped=True)
             raise InputError(str(error)) from None
+        except KeyboardInterrupt:
+            log.close(stopped=True)
+            raise
+    log.close()
     click.echo(
         f"{question_set.name}: {len(runs)} questions, model {model}, policy {policy}, "
         f"{mode} scoring"
@@ -257,7 +267,7 @@ def run(
     click.echo(f"Predictions: {path}")
 
 
-def _run_with_progress(chosen, models, options, concurrency: int, mode: str, handle) -> list:
+def _run_with_progress(chosen, models, options, concurrency: int, mode: str, handle, log) -> list:
     """Run the questions under a progress bar on stderr, writing each prediction as it lands."""
     import asyncio
 
@@ -289,6 +299,7 @@ def _run_with_progress(chosen, models, options, concurrency: int, mode: str, han
 
         def finished(done) -> None:
             nonlocal spent
+            log.on_finished(done)
             handle.write(json.dumps(done.prediction_row(), ensure_ascii=False) + "\n")
             handle.flush()
             spent += done.cost_usd
@@ -313,6 +324,7 @@ def _run_with_progress(chosen, models, options, concurrency: int, mode: str, han
                 mode=mode,
                 on_started=started,
                 on_finished=finished,
+                on_event=log.on_event,
             )
         )
 

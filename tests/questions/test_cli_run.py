@@ -314,3 +314,23 @@ def test_questions_run_rejects_bad_numbers() -> None:
     assert invoke("questions", "run", "demo", "-m", "x", "--concurrency", "0").exit_code == 2
     assert invoke("questions", "run", "demo", "-m", "x", "--limit", "0").exit_code == 2
     assert invoke("questions", "run", "demo").exit_code == 2  # --model is required
+
+
+def test_questions_run_is_recorded_in_the_store(tmp_path: Path) -> None:
+    from arena.store import Store
+
+    db = tmp_path / "runs.db"
+    result = invoke(
+        "questions", "run", "demo", "--model", f"scripted:{demo_replies(tmp_path)}",
+        "--limit", "2", "--output", str(tmp_path / "p.jsonl"), "--db", str(db),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    store = Store.open(db)
+    (row,) = store.db["question_runs"].rows
+    assert row["set_name"] == "demo" and row["accuracy"] == 1.0
+    assert store.stream(row["id"])["status"] == "finished"
+    kinds = [event.kind for event in store.events(row["id"])]
+    assert kinds.count("question_finished") == 2
+    assert "agent_event" in kinds
+    finished = [e.payload for e in store.events(row["id"], kinds=("question_finished",))]
+    assert {f["task_id"] for f in finished} == {"demo-01", "demo-02"}
