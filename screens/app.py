@@ -13,16 +13,19 @@ from textual.screen import Screen
 from arena.settings import Settings, SettingsError, apply_keys, load_settings, save_settings
 
 
+def log_path() -> Path:
+    from platformdirs import user_log_dir
+
+    return Path(user_log_dir("banana-arena", appauthor=False)) / "arena.log"
+
+
 def _log_to_file() -> None:
     """Library warnings go to a log file: written to the terminal they would garble the screen."""
     import logging
 
-    from platformdirs import user_log_dir
-
-    folder = Path(user_log_dir("banana-arena", appauthor=False))
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(folder / "arena.log", encoding="utf-8")
+        log_path().parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(log_path(), encoding="utf-8")
     except OSError:
         handler = logging.NullHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -62,6 +65,23 @@ class ArenaApp(App):
                 if self.settings.theme in self.available_themes
                 else "textual-dark"
             )
+
+    def _fatal_error(self) -> None:
+        """A bug we did not foresee: keep the traceback for the log file, and tell the person in
+        one line where it is, instead of filling their terminal with it."""
+        import logging
+
+        from rich.text import Text
+
+        error = self._exception
+        logging.getLogger("arena").error("unexpected error", exc_info=error)
+        self.bell()
+        self._exit_renderables.append(
+            Text(
+                f"Banana Arena stopped on an unexpected error: {error!r}. The details are in {log_path()}."
+            )
+        )
+        self._close_messages_no_wait()
 
     @property
     def store(self):

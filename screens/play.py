@@ -21,7 +21,8 @@ from arena.config import MatchConfig
 from arena.players import HumanPlayer
 from arena.replay import ReplayState, apply_event, initial_state
 from arena.runner import MatchRunner, Progress
-from arena.store import Store, StoredEvent
+from arena.store import Store, StoredEvent, StoreError
+from engines.bananagrams.dictionary import DictionaryError
 from engines.bananagrams.editing import BoardEdit
 from engines.bananagrams.verifier import verify
 from engines.play.oneshot import TurnDecision
@@ -88,12 +89,17 @@ class PlayScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.runner = MatchRunner.create(
-            self.store,
-            self.config,
-            on_event=lambda progress: self.post_message(MatchProgress(progress)),
-            on_delta=lambda seat, text: self.post_message(ReplyDelta(seat, text)),
-        )
+        try:
+            self.runner = MatchRunner.create(
+                self.store,
+                self.config,
+                on_event=lambda progress: self.post_message(MatchProgress(progress)),
+                on_delta=lambda seat, text: self.post_message(ReplyDelta(seat, text)),
+            )
+        except (StoreError, DictionaryError, OSError) as error:
+            self.notify(f"Cannot start the game: {error}", severity="error", timeout=10)
+            self.app.pop_screen()
+            return
         self.state = initial_state(self.store.match(self.runner.match_id))
         opponents = self.query_one("#opponents", VerticalScroll)
         for player in self.state.players:

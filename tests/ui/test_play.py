@@ -182,3 +182,25 @@ async def test_screen_actions_are_in_the_command_palette(app):
         hint = next(c for c in app.get_system_commands(app.screen) if c.title.startswith("Hint"))
         await hint.callback()
         await wait_for(pilot, lambda: "Hint" in str(app.screen.query_one("#verdict").render()))
+
+
+async def test_a_bad_word_list_is_a_message_not_a_crash(app, tmp_path):
+    config = human_vs_bot().model_copy(update={"dictionary": str(tmp_path / "missing.txt")})
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(PlayScreen(config, app.store))
+        await pilot.pause(0.3)
+        assert not isinstance(app.screen, PlayScreen)
+        assert any("Word list not found" in n.message for n in app._notifications)
+
+
+async def test_an_unexpected_error_exits_with_one_line_and_a_log(tmp_path, capsys):
+    from screens.app import log_path
+
+    app = ArenaApp(db=tmp_path / "a.db", settings_file=tmp_path / "s.yaml")
+    with pytest.raises(ZeroDivisionError):
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.call_later(lambda: 1 / 0)
+            await pilot.pause(0.2)
+    said = capsys.readouterr().err
+    assert "stopped on an unexpected error: ZeroDivisionError" in said
+    assert "Traceback" not in said and "Traceback" in log_path().read_text()
