@@ -19,6 +19,11 @@ STEP: dict[str, Cell] = {"H": (1, 0), "V": (0, 1)}
 # Limits that keep the verifier fast on hostile input; a real board has at most 144 tiles.
 MAX_BOARD_CHARS = 1_000_000
 MAX_BOARD_LINES = 5_000
+# Letters in the declared words (a full board declares fewer than 300) or on a drawn grid. This
+# bounds the work per cell (conflicts, runs, groups) and the bounding box of anchor notation.
+MAX_BOARD_LETTERS = 2_000
+# Cells in a drawn grid's bounding box, which the rendered grid fills with '.'.
+MAX_GRID_AREA = 1_000_000
 
 _FLAGS = re.IGNORECASE | re.ASCII
 ROOT_RE = re.compile(r"^([A-Z]+)\s+([HV])$", _FLAGS)
@@ -94,8 +99,22 @@ def parse_board(text: str) -> ParsedBoard:
             ],
         )
     if _looks_like_drawn_grid(rows):
-        return _parse_grid(rows)
-    return _parse_anchor([row.strip() for row in rows])
+        rows = [row.rstrip() for row in rows]
+        letters = sum(len(row) - row.count(".") - row.count(" ") for row in rows)
+        parsed = None if letters > MAX_BOARD_LETTERS else _parse_grid(rows)
+    else:
+        parsed = _parse_anchor([row.strip() for row in rows])
+        letters = sum(len(line.word) for line in parsed.lines)
+    if parsed is None or letters > MAX_BOARD_LETTERS:
+        return _too_large(f"{letters:,} letters; the limit is {MAX_BOARD_LETTERS:,}")
+    if parsed.cells:
+        min_x, min_y, max_x, max_y = bounds(parsed.cells)
+        width, height = max_x - min_x + 1, max_y - min_y + 1
+        if width * height > MAX_GRID_AREA:
+            return _too_large(
+                f"a grid {width:,} wide and {height:,} high; the limit is {MAX_GRID_AREA:,} cells"
+            )
+    return parsed
 
 
 def _too_large(detail: str) -> ParsedBoard:
@@ -234,49 +253,123 @@ def render_rows(cells: Mapping[Cell, str]) -> list[str]:
 
 def format_anchor(cells: Mapping[Cell, str]) -> str | None:
     """Anchor notation that rebuilds exactly this grid with every run declared, or None when no
-    such spec exists (a disconnected grid, a lone tile) or none is found."""
+    such spec exists: a disconnected grid, or tiles that are in no run of 2+ (a lone tile)."""
     runs = grid_runs(cells)
     if not runs or {c for run in runs for c in run.cells()} != set(cells):
         return None
     if len(components(cells)) != 1:
         return None
-    # Roots are tried in grid order; a later root only helps when repeated words shadow targets.
-    for root in runs[:20]:
-        lines = _anchor_lines_from(root, runs)
-        if lines is not None:
-            return "\n".join(lines)
-    return None
-
-
-def _anchor_lines_from(root: Run, runs: list[Run]) -> list[str] | None:
     runs_at: dict[Cell, list[Run]] = {}
     for run in runs:
         for cell in run.cells():
             runs_at.setdefault(cell, []).append(run)
+    # Roots are tried in grid order; a later root only helps when repeated words shadow targets.
+    for root in runs[:20]:
+        lines = _anchor_lines_from(root, runs, runs_at)
+        if lines is not None:
+            return "\n".join(lines)
+    return "\n".join(_anchor_lines_redeclaring(runs, runs_at))
+
+
+def _anchor_line(run: Run, target: Run, cell: Cell) -> str:
+    j = list(run.cells()).index(cell)
+    i = list(target.cells()).index(cell)
+    return f"{run.word}[{j}] @ {target.word}[{i}] {run.direction}"
+
+
+def _anchor_lines_from(
+    root: Run, runs: list[Run], runs_at: dict[Cell, list[Run]]
+) -> list[str] | None:
     lines = [f"{root.word} {root.direction}"]
     placed = {root}
     latest = {root.word: root}  # a TARGET names the latest earlier line with that word
     pending = [run for run in runs if run != root]
     while pending:
-        choice = None
+        choice = safe = None
         for run in pending:
             anchor = _reachable_crossing(run, placed, latest, runs_at)
             if anchor is None:
                 continue
-            # Prefer words that don't shadow an earlier line of the same text.
+            # Prefer words that don't shadow an earlier line of the same text, then words that
+            # shadow one no pending word still needs as a target.
             choice = (run, *anchor)
             if run.word not in latest:
                 break
+            shadowed = latest[run.word]
+            if safe is None and all(
+                other in placed or other is run
+                for cell in shadowed.cells()
+                for other in runs_at[cell]
+            ):
+                safe = choice
+        else:
+            choice = safe or choice
         if choice is None:
             return None
         run, target, cell = choice
-        j = list(run.cells()).index(cell)
-        i = list(target.cells()).index(cell)
-        lines.append(f"{run.word}[{j}] @ {target.word}[{i}] {run.direction}")
+        lines.append(_anchor_line(run, target, cell))
         placed.add(run)
         latest[run.word] = run
         pending.remove(run)
     return lines
+
+
+def _anchor_lines_redeclaring(runs: list[Run], runs_at: dict[Cell, list[Run]]) -> list[str]:
+    """Anchor lines for any connected grid whose tiles all lie in runs, found when no order of
+    plain lines works (e.g. three copies of a word hanging off a fourth). Runs are attached in
+    breadth-first order; when a target is shadowed by a later line with the same word, the runs
+    on a path from that line to the target are declared again, each a copy of a run already on
+    the grid (so the grid doesn't change), which makes the target the latest again."""
+    crossings = {
+        run: [(other, cell) for cell in run.cells() for other in runs_at[cell] if other != run]
+        for run in runs
+    }
+    root = runs[0]
+    parent: dict[Run, tuple[Run, Cell] | None] = {root: None}
+    order = [root]
+    for run in order:  # grows while it is walked: breadth-first
+        for other, cell in crossings[run]:
+            if other not in parent:
+                parent[other] = (run, cell)
+                order.append(other)
+    lines = [f"{root.word} {root.direction}"]
+    latest = {root.word: root}
+    placed = {root}
+    for run in order[1:]:
+        target, cell = parent[run]  # type: ignore[misc]
+        shadow = latest[target.word]
+        if shadow != target:
+            steps = _path(shadow, target, crossings, placed)
+            for (here, _), (there, shared) in zip(steps, steps[1:], strict=False):
+                lines.append(_anchor_line(there, here, shared))
+                latest[there.word] = there
+        lines.append(_anchor_line(run, target, cell))
+        latest[run.word] = run
+        placed.add(run)
+    return lines
+
+
+def _path(
+    start: Run, goal: Run, crossings: dict[Run, list[tuple[Run, Cell]]], allowed: set[Run]
+) -> list[tuple[Run, Cell | None]]:
+    """The shortest chain of crossing runs from start to goal within `allowed`, each with the
+    cell it shares with the one before."""
+    came_from: dict[Run, tuple[Run, Cell] | None] = {start: None}
+    frontier = [start]
+    for run in frontier:
+        if run == goal:
+            break
+        for other, cell in crossings[run]:
+            if other in allowed and other not in came_from:
+                came_from[other] = (run, cell)
+                frontier.append(other)
+    steps: list[tuple[Run, Cell | None]] = []
+    run, via = goal, came_from[goal]
+    while via is not None:
+        steps.append((run, via[1]))
+        run, via = via[0], came_from[via[0]]
+    steps.append((start, None))
+    return steps[::-1]
 
 
 def _reachable_crossing(

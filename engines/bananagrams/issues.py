@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 
 LEVELS: dict[str, int] = {
     "EMPTY_BOARD": 0,
@@ -33,6 +33,8 @@ class Issue:
     message: str
     word: str | None = None
     line: int | None = None
+    # Where on the grid the problem is, for highlighting; not part of the JSON shape.
+    cells: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def level(self) -> int:
@@ -43,7 +45,13 @@ class Issue:
         return self.code in WARNING_CODES
 
     def to_dict(self) -> dict:
-        return {**asdict(self), "level": self.level}
+        return {
+            "code": self.code,
+            "message": self.message,
+            "word": self.word,
+            "line": self.line,
+            "level": self.level,
+        }
 
 
 def shorten(text: str, limit: int = 40) -> str:

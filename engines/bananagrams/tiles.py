@@ -35,7 +35,8 @@ def letter_counts(letters: str) -> Counter[str]:
 
 def check_tiles(letters: str) -> str | None:
     """Why `letters` cannot be a set of tiles from one bag, or None when it can."""
-    bad = sorted({c for c in letters if not ("A" <= c.upper() <= "Z")})
+    # Not c.upper(): 'ß'.upper() is 'SS', which sorts between A and Z.
+    bad = sorted({c for c in letters if not (c.isascii() and c.isalpha())})
     if bad:
         return f"Tiles must be letters A-Z; got {''.join(bad)!r}."
     if len(letters) > TOTAL_TILES:

@@ -64,6 +64,11 @@ class VerifyResult:
         return dict(sorted(Counter(self.cells.values()).items()))
 
     @property
+    def bad_cells(self) -> set[Cell]:
+        """Cells the errors point at, for highlighting."""
+        return {cell for issue in self.errors for cell in issue.cells}
+
+    @property
     def complete(self) -> bool:
         """Valid and covering every tile of the hand: the board that PEELs or calls BANANAS."""
         return (
@@ -97,9 +102,10 @@ def verify(
     """
     dictionary = dictionary or enable()
     if hand is not None:
-        hand = hand.upper()
+        # Checked before upper-casing: 'ß'.upper() is 'SS' and 'ſ'.upper() is 'S'.
         if not (hand.isascii() and (hand.isalpha() or hand == "")):
             raise ValueError(f"A hand is letters A-Z only; got {shorten(hand)!r}.")
+        hand = hand.upper()
     if isinstance(board, str):
         parsed = parse_board(board)
     else:
@@ -230,6 +236,7 @@ class _Check:
                     f"{shorten(earlier.word)} (line {earlier.number}) already has {first}. Move "
                     f"{shorten(line.word)} so every shared cell has the same letter.",
                     line,
+                    cells=(cell,),
                 )
 
     # --- words (level 3) and connectivity (level 2) --------------------------------------------
@@ -270,6 +277,7 @@ class _Check:
                         f"column {run.x + 1}). Change or remove its letters.",
                         line=self.parsed.row_lines.get(run.y),
                         word=run.word,
+                        cells=tuple(run.cells()),
                     )
             elif key not in declared:
                 self._check_accidental(run)
@@ -300,6 +308,7 @@ class _Check:
                 "don't sit side by side.",
                 line=makers[-1][0],
                 word=run.word,
+                cells=tuple(run.cells()),
             )
 
     def _check_connected(self) -> None:
@@ -310,6 +319,7 @@ class _Check:
                 "DISCONNECTED",
                 f"The tiles fall apart into {len(groups)} separate groups (sizes {sizes}); every "
                 "tile must connect to the rest. Join the groups with a crossing word.",
+                cells=tuple(sorted(cell for group in groups[1:] for cell in group)),
             )
 
     # --- the hand (level 4) --------------------------------------------------------------------
@@ -320,10 +330,19 @@ class _Check:
         board, hand = Counter(self.cells.values()), Counter(self.hand)
         extra, unused = board - hand, hand - board
         if extra:
+            spare, surplus = Counter(hand), []
+            for cell, letter in sorted(
+                self.cells.items(), key=lambda item: (item[0][1], item[0][0])
+            ):
+                if spare[letter]:
+                    spare[letter] -= 1
+                else:
+                    surplus.append(cell)
             self._add(
                 "TILES_NOT_IN_HAND",
                 f"The board uses tiles you don't have: {dict(sorted(extra.items()))}. Use only "
                 f"your tiles: {''.join(sorted(self.hand))}.",
+                cells=tuple(surplus),
             )
         if unused:
             self._add(
@@ -333,11 +352,16 @@ class _Check:
             )
 
     def _add(
-        self, code: str, message: str, line: Line | int | None = None, word: str | None = None
+        self,
+        code: str,
+        message: str,
+        line: Line | int | None = None,
+        word: str | None = None,
+        cells: tuple[Cell, ...] = (),
     ) -> None:
         if isinstance(line, Line):
             word, line = word or line.word, line.number
-        self.issues.append(Issue(code, message, word, line))
+        self.issues.append(Issue(code, message, word, line, cells))
 
 
 def feedback(errors: list[Issue], warnings: list[Issue]) -> list[str]:
