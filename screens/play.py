@@ -262,13 +262,17 @@ class PlayScreen(Screen):
 
     @work(exclusive=True, group="hint")
     async def action_hint(self) -> None:
-        from engines.solver.solver import Solver
+        from arena.bot import hint_for
 
         board = self.query_one(BoardView)
         verdict = self.query_one("#verdict", Static)
+        verdict.update("Thinking of a hint…")
         try:
             hint = await asyncio.to_thread(
-                Solver(self.runner.game.dictionary).hint, "".join(self.edit.hand), self.edit.cells
+                hint_for,
+                self.runner.game.dictionary,
+                "".join(self.edit.hand),
+                dict(self.edit.cells),
             )
         except ValueError as error:
             verdict.update(f"No hint: {error}")
