@@ -80,16 +80,16 @@ def make_models(model: str):
         raise InputError(str(error)) from None
 
 
-@click.command()
-@click.argument("question")
-@click.option(
-    "--model",
-    "-m",
-    default="openai/gpt-5-nano",
-    show_default=True,
-    help="A litellm model name, or scripted:REPLIES.json for scripted replies.",
-)
-@click.option(
+def model_option(**options):
+    return click.option(
+        "--model",
+        "-m",
+        help="A litellm model name, or scripted:REPLIES.json for scripted replies.",
+        **options,
+    )
+
+
+policy_option = click.option(
     "--policy",
     "-p",
     type=click.Choice(POLICIES),
@@ -97,6 +97,12 @@ def make_models(model: str):
     show_default=True,
     help=POLICY_HELP,
 )
+
+
+@click.command()
+@click.argument("question")
+@model_option(default="openai/gpt-5-nano", show_default=True)
+@policy_option
 @click.option(
     "--file",
     "-f",

@@ -12,11 +12,11 @@ from pathlib import Path
 import click
 
 from arena.commands.ask import (
-    POLICIES,
-    POLICY_HELP,
     agent_options,
     budget_options,
     make_models,
+    model_option,
+    policy_option,
 )
 from arena.commands.inputs import InputError, db_option, open_store
 
@@ -158,20 +158,8 @@ def score(set_spec: str, predictions_path: str, mode: str, as_json: bool) -> Non
 
 @questions.command()
 @click.argument("set_spec", metavar="SET")
-@click.option(
-    "--model",
-    "-m",
-    required=True,
-    help="A litellm model name, or scripted:REPLIES.json for scripted replies.",
-)
-@click.option(
-    "--policy",
-    "-p",
-    type=click.Choice(POLICIES),
-    default="react",
-    show_default=True,
-    help=POLICY_HELP,
-)
+@model_option(required=True)
+@policy_option
 @click.option("--limit", type=click.IntRange(min=1), help="Run only the first N questions.")
 @click.option(
     "--concurrency",
