@@ -257,15 +257,20 @@ class MatchRunner:
                 elif any(isinstance(e, TileDumped | BoardVerified) for e in events):
                     wake[seat].set()
 
-        limit = self.config.time_limit or REALTIME_DEFAULT_LIMIT_S
-        tasks = [asyncio.create_task(play(seat)) for seat in wake]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (self.config.time_limit or REALTIME_DEFAULT_LIMIT_S)
+        running = {asyncio.create_task(play(seat)) for seat in wake}
+        tasks = set(running)
         try:
-            done, pending = await asyncio.wait(
-                tasks, timeout=limit, return_when=asyncio.FIRST_EXCEPTION
-            )
-            for task in done:
-                task.result()  # re-raise a player's crash
-            if not self.game.over and not pending:
+            # Until the game ends, time runs out, or every player has stopped; a player parked
+            # waiting for tiles must not keep a finished game open.
+            while running and not self.game.over and (remaining := deadline - loop.time()) > 0:
+                done, running = await asyncio.wait(
+                    running, timeout=min(remaining, 0.25), return_when=asyncio.FIRST_COMPLETED
+                )
+                for task in done:
+                    task.result()  # re-raise a player's crash
+            if not self.game.over and not running:
                 async with self.lock:
                     self._apply(0, None, EndGame("all_stuck"))
         finally:

@@ -458,3 +458,21 @@ def test_resume_keeps_token_limits(tmp_path):
         "type": "enabled",
         "budget_tokens": 2000,
     }
+
+
+def test_realtime_match_finishes_as_soon_as_the_game_ends(tmp_path):
+    # The person never moves, so their task is always parked waiting: the bot's BANANAS must
+    # still end the match at once, not at the time limit.
+    store = Store.open(tmp_path / "a.db")
+    data = {
+        "seed": 1,
+        "mode": "realtime",
+        "time_limit": 60,
+        "players": [{"kind": "human"}, {"kind": "bot", "level": "hard", "pace": 0}],
+    }
+    started = time.monotonic()
+    runner, ended = run(store, data)
+    assert ended.reason == "bananas" and ended.winner == 1
+    game_ended = next(store.events(runner.match_id, kinds=("game_ended",)))
+    assert store.match(runner.match_id)["finished_at"] - game_ended.time < 2.0
+    assert time.monotonic() - started < 40
