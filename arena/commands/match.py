@@ -28,6 +28,9 @@ def match(config_path: str, db: str | None, headless: bool, seed: int | None) ->
     if any(p.kind == "human" for p in config.players) and headless:
         raise InputError("a config with a human player needs the screen; drop --headless")
     store = open_store(db)
+    if not headless:
+        _open_screen(store, config)
+        return
     from arena.runner import MatchRunner
 
     runner = _build(lambda: MatchRunner.create(store, config, on_event=_printer()))
@@ -54,6 +57,28 @@ def resume(match_id: str, db: str | None) -> None:
     runner = _build(lambda: MatchRunner.resume(store, match_id, on_event=_printer()))
     click.echo(f"Resuming match {match_id} at turn {runner.game.turns + 1}", err=True)
     _run(runner)
+
+
+def _open_screen(store, config) -> None:
+    """The app on the spectator of this match (run in the app), or on the play screen when a
+    person plays. The match is created first, so a config problem is one line on stderr."""
+    from arena.cli import open_app
+    from arena.runner import MatchRunner
+    from screens.spectate import start_screen as start
+
+    if any(p.kind == "human" for p in config.players):
+        open_app(str(store.path), start=lambda app: start(app, config))
+        return
+    runner = _build(lambda: MatchRunner.create(store, config))
+    open_app(str(store.path), start=lambda app: start(app, config, runner))
+    status = store.match(runner.match_id)["status"]
+    if status != "finished":
+        click.echo(f"Stopped. Continue with: arena resume {runner.match_id}", err=True)
+    else:
+        click.echo(
+            f"Match {runner.match_id} finished; see it again with: arena replay {runner.match_id}",
+            err=True,
+        )
 
 
 def _build(make):

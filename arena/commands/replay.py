@@ -56,14 +56,11 @@ def _on_terminal() -> bool:
 
 
 def _open_screen(store, match_id: str, at: int) -> None:
-    """The app on the replay screen at event `at`. Only arena.cli imports the UI (the import
-    contracts keep arena free of it), so the screen is named, not imported."""
-    import importlib
-
+    """The app on the replay screen at event `at`."""
     from arena.cli import open_app
+    from screens.replay import ReplayScreen
 
-    screen = importlib.import_module("screens.replay").ReplayScreen
-    open_app(str(store.path), start=lambda app: screen(app.store, match_id, at=at))
+    open_app(str(store.path), start=lambda app: ReplayScreen(app.store, match_id, at=at))
 
 
 def render_state(state, match: dict, last_seq: int, width: int = 100) -> str:

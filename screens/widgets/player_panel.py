@@ -29,13 +29,18 @@ class PlayerPanel(Widget):
     """
     thinking: reactive[bool] = reactive(False)
 
-    def __init__(self, player: PlayerReplay, *, compact: bool = True, **kwargs) -> None:
+    def __init__(
+        self, player: PlayerReplay, *, compact: bool = True, show_board: bool = True, **kwargs
+    ) -> None:
         super().__init__(**kwargs)
         self.player = player
         self.compact = compact
+        self.show_board = show_board  # False when a full BoardView sits beside the panel
         self.live_text = ""
 
-    def update_player(self, player: PlayerReplay, *, to_move: bool = False, winner: bool = False) -> None:
+    def update_player(
+        self, player: PlayerReplay, *, to_move: bool = False, winner: bool = False
+    ) -> None:
         self.player = player
         self.set_class(to_move, "-to-move")
         self.set_class(winner, "-winner")
@@ -54,17 +59,22 @@ class PlayerPanel(Widget):
         text.append(f"{who}", style="dim")
         if status:
             text.append(f"  {status}", style="italic bold")
-        text.append(f"\ntiles {len(player.hand)}  left {player.tiles_left}  boards {player.valid_boards}/{player.boards}")
+        text.append(
+            f"\ntiles {len(player.hand)}  left {player.tiles_left}  boards {player.valid_boards}/{player.boards}"
+        )
         if player.total_tokens:
             text.append(f"\ntokens {player.total_tokens:,}  ${player.cost_usd:.4f}")
         verdict = player.verdict
         if verdict is not None:
             if verdict.valid:
-                text.append("\n✓ valid" + (" and complete" if verdict.complete else ""), style="green")
+                text.append(
+                    "\n✓ valid" + (" and complete" if verdict.complete else ""), style="green"
+                )
             else:
                 text.append("\n✗ " + ", ".join(dict.fromkeys(verdict.errors)), style="red")
-        for row in mini_board(player.grid) if player.grid else ["(no board yet)"]:
-            text.append("\n" + row)
+        if self.show_board:
+            for row in mini_board(player.grid) if player.grid else ["(no board yet)"]:
+                text.append("\n" + row)
         if not self.compact:
             if player.plan:
                 text.append(f"\nplan: {player.plan[:240]}", style="italic")
