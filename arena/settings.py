@@ -35,7 +35,9 @@ class Settings:
     opponent: str = "bot"  # "bot" or a model name
     level: str = "normal"
     mode: str = "realtime"
-    models: list[str] = field(default_factory=lambda: ["openai/gpt-4o-mini", "anthropic/claude-3-5-haiku-latest"])
+    models: list[str] = field(
+        default_factory=lambda: ["openai/gpt-4o-mini", "anthropic/claude-3-5-haiku-latest"]
+    )
     chat_model: str = "openai/gpt-4o-mini"
     chat_policy: str = "react+"
     theme: str = "textual-dark"
@@ -86,7 +88,9 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_suffix(".tmp")
     try:
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, stat.S_IRUSR | stat.S_IWUSR)
+        descriptor = os.open(
+            temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, stat.S_IRUSR | stat.S_IWUSR
+        )
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             yaml.safe_dump(asdict(settings), handle, sort_keys=False)
         os.chmod(temporary, stat.S_IRUSR | stat.S_IWUSR)
@@ -105,4 +109,6 @@ def apply_keys(settings: Settings) -> None:
 
 def provider_status() -> dict[str, bool]:
     """Which providers have a key configured (environment or settings file, once applied)."""
-    return {provider: bool(os.environ.get(variable)) for provider, variable in PROVIDER_KEYS.items()}
+    return {
+        provider: bool(os.environ.get(variable)) for provider, variable in PROVIDER_KEYS.items()
+    }

@@ -45,9 +45,17 @@ class BoardView(ScrollView, can_focus=True):
         Binding("down", "move(0, 1)", "Down", show=False),
         Binding("left", "move(-1, 0)", "Left", show=False),
         Binding("right", "move(1, 0)", "Right", show=False),
-        Binding("space", "toggle_direction", "H/V", id="board.toggle", tooltip="Type across or down"),
+        Binding(
+            "space", "toggle_direction", "H/V", id="board.toggle", tooltip="Type across or down"
+        ),
         Binding("backspace", "erase", "Take back", show=False, id="board.erase"),
-        Binding("ctrl+w", "clear_word", "Clear word", id="board.clear_word", tooltip="Return a word's tiles"),
+        Binding(
+            "ctrl+w",
+            "clear_word",
+            "Clear word",
+            id="board.clear_word",
+            tooltip="Return a word's tiles",
+        ),
         Binding("ctrl+r", "recentre", "Centre", id="board.recentre", tooltip="Centre the board"),
     ]
 
@@ -96,7 +104,9 @@ class BoardView(ScrollView, can_focus=True):
                 piece_style = styles["board--cursor"] if letter else styles["board--cursor-empty"]
                 piece = f"{letter or ('›' if self.edit.direction == 'H' else '⌄')} "
             elif letter:
-                piece_style = styles["board--error"] if cell in self.error_cells else styles["board--tile"]
+                piece_style = (
+                    styles["board--error"] if cell in self.error_cells else styles["board--tile"]
+                )
                 piece = f"{letter} "
             else:
                 piece_style, piece = styles["board--empty"], "· "
