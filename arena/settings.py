@@ -112,3 +112,40 @@ def provider_status() -> dict[str, bool]:
     return {
         provider: bool(os.environ.get(variable)) for provider, variable in PROVIDER_KEYS.items()
     }
+
+
+# Bare model names litellm routes by name, by their first word.
+_NAME_PREFIXES = {
+    "gpt": "openai",
+    "o1": "openai",
+    "o3": "openai",
+    "o4": "openai",
+    "claude": "anthropic",
+    "gemini": "gemini",
+}
+
+
+def required_key(model: str) -> str | None:
+    """The environment variable a model's provider needs, or None (a local model such as
+    Ollama, or a provider we don't know)."""
+    from arena.llm.errors import API_KEY_VARIABLES
+
+    prefix, _, rest = model.partition("/")
+    provider = prefix.lower() if rest else _NAME_PREFIXES.get(model.lower().split("-")[0], "")
+    return API_KEY_VARIABLES.get(provider)
+
+
+def missing_keys(players) -> list[str]:
+    """Key variables that model players (match config entries) need and the environment lacks;
+    a player with its own api_key or api_base needs none."""
+    missing: list[str] = []
+    for player in players:
+        if player.kind != "llm" or not player.model:
+            continue
+        extra = player.model_extra or {}
+        if extra.get("api_key") or extra.get("api_base") or extra.get("base_url"):
+            continue
+        variable = required_key(player.model)
+        if variable and not os.environ.get(variable) and variable not in missing:
+            missing.append(variable)
+    return missing

@@ -75,8 +75,14 @@ class GameOverScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         state = self.state
         winner = state.players[state.winner].name if state.winner is not None else None
-        head = f"{winner} wins: BANANAS!" if winner else f"No winner ({(state.end_reason or '').replace('_', ' ')})"
-        rows = [f"{s['rank']}. {s['name']:<16} {s['tiles_left']:>3} tiles left" for s in state.standings]
+        head = (
+            f"{winner} wins: BANANAS!"
+            if winner
+            else f"No winner ({(state.end_reason or '').replace('_', ' ')})"
+        )
+        rows = [
+            f"{s['rank']}. {s['name']:<16} {s['tiles_left']:>3} tiles left" for s in state.standings
+        ]
         with Vertical(classes="dialog"):
             yield Label(head, id="over-title")
             yield Static("\n".join(rows), id="standings")

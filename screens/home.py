@@ -16,6 +16,9 @@ MENU = [
     ("play", "Play the bot", "Build boards against the solver bot: no API key needed"),
     ("new", "New game…", "Choose your opponents (bot levels or models) and the mode"),
     ("watch", "Watch a match", "Run a match config, or follow one running in another terminal"),
+    ("chat", "Chat with the agent", "Ask hard questions; watch its tasks and tool calls"),
+    ("sessions", "Chat sessions", "Search, resume and export saved chats"),
+    ("questions", "Question sets", "Let the agent answer a set, or answer it yourself"),
     ("replay", "Replay and saved matches", "Scrub through any saved game"),
     ("leaderboard", "Leaderboard", "Ratings over finished matches"),
     ("settings", "Settings", "Default opponent, models, keys, theme, dictionary"),
@@ -41,9 +44,15 @@ class HomeScreen(Screen):
         yield Header()
         with Center(), Vertical(id="home"):
             yield Static("🍌 Banana Arena", id="title")
-            yield Static("Bananagrams and hard questions, with language models, in your terminal.", id="tagline")
+            yield Static(
+                "Bananagrams and hard questions, with language models, in your terminal.",
+                id="tagline",
+            )
             yield OptionList(
-                *(Option(f"{label}\n  [dim]{help_text}[/dim]", id=key) for key, label, help_text in MENU),
+                *(
+                    Option(f"{label}\n  [dim]{help_text}[/dim]", id=key)
+                    for key, label, help_text in MENU
+                ),
                 id="menu",
             )
             yield Static(provider_line(), id="providers")

@@ -40,8 +40,32 @@ def screen_for(app, what: str) -> Screen | None:
         from screens.matches import LeaderboardScreen
 
         return LeaderboardScreen(app.store)
+    if what == "chat":
+        return chat_screen(app)
+    if what == "sessions":
+        from screens.sessions import SessionsScreen
+
+        return SessionsScreen(app.store)
+    if what == "questions":
+        from screens.questions import QuestionSetsScreen
+
+        settings = app.settings
+        return QuestionSetsScreen(app.store, model=settings.chat_model, policy=settings.chat_policy)
     if what == "settings":
         from screens.settings import SettingsScreen
 
         return SettingsScreen()
     raise ValueError(f"unknown screen {what!r}")
+
+
+def chat_screen(app, session_id: str | None = None) -> Screen:
+    """The chat with the agent: a new session, or a saved one resumed. MCP servers come from
+    mcp.json (or .yaml) beside the settings file."""
+    from arena.chat import mcp_config_path
+    from arena.settings import settings_path
+    from screens.chat import ChatScreen
+
+    config_dir = (app.settings_file or settings_path()).parent
+    return ChatScreen(
+        app.store, app.settings, session_id=session_id, mcp_config=mcp_config_path(config_dir)
+    )

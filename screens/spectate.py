@@ -9,7 +9,6 @@ read in batches; the screen folds the events into a `ReplayState`, as replay doe
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from pathlib import Path
 
@@ -25,9 +24,9 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
 from arena.config import ConfigError, MatchConfig, load_config
-from arena.llm.errors import API_KEY_VARIABLES
 from arena.replay import ReplayError, ReplayState, apply_event, initial_state
 from arena.runner import MatchRunner
+from arena.settings import missing_keys
 from arena.store import Store, StoredEvent, StoreError
 from configs import configs_dir
 from screens.replay import (
@@ -349,7 +348,7 @@ def start_screen(app: App, config: MatchConfig, runner: MatchRunner | None = Non
         from screens.play import PlayScreen
 
         return PlayScreen(config, app.store)
-    if keys := missing_keys(config):
+    if keys := missing_keys(config.players):
         app.notify(
             f"No {' or '.join(keys)} in the environment: those models' turns will fail.",
             title="Missing API key",
@@ -357,34 +356,6 @@ def start_screen(app: App, config: MatchConfig, runner: MatchRunner | None = Non
             timeout=10,
         )
     return watch_runner(app, runner or MatchRunner.create(app.store, config))
-
-
-def missing_keys(config: MatchConfig) -> list[str]:
-    """API key variables the config's model players need and the environment lacks (a player
-    with its own api_key or api_base, or a provider without keys such as Ollama, needs none)."""
-    missing: list[str] = []
-    for player in config.players:
-        if player.kind != "llm" or not player.model:
-            continue
-        extra = player.model_extra or {}
-        if extra.get("api_key") or extra.get("api_base") or extra.get("base_url"):
-            continue
-        provider = (
-            player.model.split("/", 1)[0] if "/" in player.model else _guess_provider(player.model)
-        )
-        variable = API_KEY_VARIABLES.get(provider)
-        if variable and not os.environ.get(variable) and variable not in missing:
-            missing.append(variable)
-    return missing
-
-
-def _guess_provider(model: str) -> str:
-    name = model.lower()
-    if name.startswith("claude"):
-        return "anthropic"
-    if name.startswith("gemini"):
-        return "gemini"
-    return "openai" if name.startswith(("gpt", "o1", "o3", "o4", "chatgpt")) else ""
 
 
 class MatchCreated(Message):
@@ -417,7 +388,7 @@ def config_label(path: Path) -> Text:
     text.append("\n  " + " vs ".join(config.player_names()))
     if any(p.kind == "human" for p in config.players):
         text.append("  (you play)", style="italic")
-    if keys := missing_keys(config):
+    if keys := missing_keys(config.players):
         text.append(f"  needs {', '.join(keys)}", style="yellow")
     return text
 
@@ -521,7 +492,7 @@ class WatchScreen(Screen):
                 str(error), title="This config cannot be used", severity="error", timeout=10
             )
             return
-        if keys := missing_keys(config):
+        if keys := missing_keys(config.players):
             self.notify(
                 f"{path.name} needs {' and '.join(keys)}: set it in the environment or in Settings.",
                 title="Missing API key",

@@ -44,3 +44,33 @@ def test_keys_never_override_the_environment(monkeypatch):
     assert os.environ["OPENAI_API_KEY"] == "from-env"
     assert os.environ["ANTHROPIC_API_KEY"] == "file-key"
     assert provider_status()["Anthropic"] is True
+
+
+def test_provider_keys_from_model_names(monkeypatch):
+    from arena.config import parse_config
+    from arena.settings import missing_keys, required_key
+
+    assert required_key("openai/gpt-4o-mini") == "OPENAI_API_KEY"
+    assert required_key("anthropic/claude-3-5-haiku-latest") == "ANTHROPIC_API_KEY"
+    assert required_key("gemini/gemini-2.0-flash") == "GEMINI_API_KEY"
+    assert required_key("openrouter/meta-llama/llama-3-70b") == "OPENROUTER_API_KEY"
+    assert required_key("ollama/llama3.1") is None and required_key("ollama_chat/qwen2.5") is None
+    assert (
+        required_key("gpt-4o") == "OPENAI_API_KEY"
+        and required_key("claude-3-opus") == "ANTHROPIC_API_KEY"
+    )
+    assert required_key("somewhere/unknown-model") is None
+    for variable in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(variable, raising=False)
+    config = parse_config(
+        {
+            "players": [
+                {"model": "openai/gpt-4o"},
+                {"model": "openai/local", "api_base": "http://localhost:8000/v1"},
+                {"model": "claude-3-opus"},
+                {"model": "ollama_chat/qwen3"},
+                {"kind": "bot"},
+            ]
+        }
+    )
+    assert missing_keys(config.players) == ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"]
