@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from arena.commands.inputs import InputError
+from arena.commands.inputs import InputError, db_option, open_store
 
 POLICIES = ("react", "react+", "plan")
 POLICY_HELP = (
@@ -101,6 +101,7 @@ policy_option = click.option(
 
 @click.command()
 @click.argument("question")
+@db_option
 @model_option(default="openai/gpt-5-nano", show_default=True)
 @policy_option
 @click.option(
@@ -128,6 +129,7 @@ def ask(
     yes: bool,
     max_steps: int,
     max_cost: float,
+    db: str | None,
 ) -> None:
     """Answer QUESTION with the agent, headless.
 
@@ -151,12 +153,21 @@ def ask(
     llm = make_models(model)(None)
     options = agent_options(policy, yes, max_steps, max_cost)
 
+    from arena.sessions import SessionRecorder, create_session, session_title
+
+    # Saved like a chat session, so the app's sessions browser can resume or export it.
+    store = open_store(db)
+    session_id = create_session(store, model=model, policy=policy, title=session_title(question))
+    record = SessionRecorder(store, session_id)
+
     def show(event) -> None:
+        record(event)
         line = progress_line(event)
         if line is not None:
             click.echo(line, err=True)
 
     result = asyncio.run(answer_question(question, paths, llm, options, show))
+    store.set_status(session_id, "finished")
     if result.error and not replied(result):
         raise InputError(result.error)
     if as_json:

@@ -334,3 +334,21 @@ def test_questions_run_is_recorded_in_the_store(tmp_path: Path) -> None:
     assert "agent_event" in kinds
     finished = [e.payload for e in store.events(row["id"], kinds=("question_finished",))]
     assert {f["task_id"] for f in finished} == {"demo-01", "demo-02"}
+
+
+def test_ask_is_saved_as_a_chat_session(tmp_path: Path) -> None:
+    from arena.sessions import list_sessions, session_events
+    from arena.store import Store
+
+    db = tmp_path / "ask.db"
+    replies = write_json(tmp_path / "r.json", [CALCULATE, ANSWER])
+    result = invoke("ask", "What is 37*49+112?", "--model", f"scripted:{replies}", "--db", str(db))
+    assert result.exit_code == 0, result.output
+    store = Store.open(db)
+    (session,) = list_sessions(store)
+    assert session.title.startswith("What is 37*49+112?")
+    kinds = [event["kind"] for event in session_events(store, session.id)]
+    assert (
+        kinds[0] == "run_started" and "tool_call_finished" in kinds and kinds[-1] == "run_finished"
+    )
+    assert list_sessions(store, "1925")  # searchable by the answer
