@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Input, Select, Static
 import arena.store
 from arena.config import parse_config
 from arena.runner import MatchRunner
-from arena.settings import PROVIDER_KEYS, load_settings, required_key
+from arena.settings import PROVIDER_KEYS, load_settings
 from arena.store import Store
 from screens.app import ArenaApp
 from screens.dialogs import ConfirmScreen
