@@ -36,7 +36,8 @@ def turn_prompt(view: PlayerView) -> str:
     limit = f" of {view.max_turns}" if view.max_turns else ""
     others = ", ".join(f"{name} {count}" for name, count in view.opponents) or "none"
     lines = [
-        f"Turn {view.turn}{limit}. Bunch: {view.bunch} tiles. Opponents' tiles: {others}.",
+        f"Turn {view.turn}{limit}. Bunch: {view.bunch} tiles. PEELs so far: {view.peels}. "
+        f"Opponents' tiles: {others}.",
         f"Your tiles ({len(view.hand)}): {view.hand}",
     ]
     if view.board:

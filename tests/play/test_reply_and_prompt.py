@@ -69,6 +69,7 @@ def test_turn_prompt_carries_the_whole_state():
         notebook.observe(event, game)
     text = turn_prompt(notebook.view(game))
     assert "Turn 2 of 50" in text and "Bunch: 102 tiles" in text and "bob 21" in text
+    assert "PEELs so far: 0" in text
     assert "Your tiles (5): ACSTX" in text
     assert "CAT H\nTAR[0] @ CAT[2] V" in text and "..A" in text  # board and grid
     assert "TILES_NOT_IN_HAND" in text  # the cascade's feedback
