@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import sqlite3
 import time
 import uuid
@@ -163,7 +164,13 @@ def _v2(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2]
+def _v3(db: sqlite_utils.Database) -> None:
+    # Which process writes a running stream ("host:pid"), so a crashed writer can be told apart
+    # from a slow one.
+    db.execute("ALTER TABLE streams ADD COLUMN owner TEXT NOT NULL DEFAULT ''")
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_v1, _v2, _v3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -254,17 +261,22 @@ class Store:
                 "status": "running",
                 "created_at": now,
                 "updated_at": now,
+                "owner": this_process(),
             }
         )
         self._next_seq[stream_id] = 1
         return stream_id
 
     def set_status(self, stream_id: str, status: str) -> None:
-        self.db["streams"].update(stream_id, {"status": status, "updated_at": time.time()})
+        """Set a stream's status; setting it running (a resume) makes this process its writer."""
+        change: dict[str, Any] = {"status": status, "updated_at": time.time()}
+        if status == "running":
+            change["owner"] = this_process()
+        self.db["streams"].update(stream_id, change)
 
     def stream(self, stream_id: str) -> dict | None:
         rows = list(self.db["streams"].rows_where("id = ?", [stream_id]))
-        return rows[0] if rows else None
+        return _with_live_status(rows[0]) if rows else None
 
     def find_stream(self, prefix: str, kind: str | None = None) -> dict:
         """The stream whose id is `prefix` or starts with it; StoreError when none or several."""
@@ -413,7 +425,7 @@ class Store:
 
     def match(self, match_id: str) -> dict:
         rows = self.db.execute(
-            "SELECT m.*, s.title, s.status, s.created_at, s.updated_at FROM matches m "
+            "SELECT m.*, s.title, s.status, s.owner, s.created_at, s.updated_at FROM matches m "
             "JOIN streams s ON s.id = m.id WHERE m.id = ?",
             [match_id],
         )
@@ -421,7 +433,7 @@ class Store:
         row = rows.fetchone()
         if row is None:
             raise StoreError(f"No match {match_id!r} in {self.path}.")
-        match = dict(zip(columns, row, strict=True))
+        match = _with_live_status(dict(zip(columns, row, strict=True)))
         match["config"] = json.loads(match["config"])
         match["players"] = self.match_players(match_id)
         return match
@@ -434,13 +446,14 @@ class Store:
 
     def matches(self, limit: int = 200) -> list[dict]:
         rows = self.db.execute(
-            "SELECT m.id, s.title, s.status, s.created_at, m.mode, m.seed, m.winner, m.end_reason, m.turns "
+            "SELECT m.id, s.title, s.status, s.owner, s.created_at, m.mode, m.seed, m.winner, m.end_reason, m.turns "
             "FROM matches m JOIN streams s ON s.id = m.id ORDER BY s.created_at DESC LIMIT ?",
             [limit],
         )
         columns = [c[0] for c in rows.description]
         return [
-            dict(zip(columns, row, strict=True)) | {"players": self.match_players(row[0])}
+            _with_live_status(dict(zip(columns, row, strict=True)))
+            | {"players": self.match_players(row[0])}
             for row in rows.fetchall()
         ]
 
@@ -475,6 +488,31 @@ class _Transaction:
         if not self.outer:
             return
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def this_process() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _with_live_status(row: dict) -> dict:
+    """A stream marked running whose writer process is gone (killed, crashed) is reported as
+    stopped, so nobody waits on it; `arena resume` continues it."""
+    if row.get("status") == "running" and _writer_gone(row.get("owner") or ""):
+        row["status"] = "stopped"
+    return row
+
+
+def _writer_gone(owner: str) -> bool:
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False  # another machine, or written before owners were recorded: can't tell
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it exists but belongs to someone else
+    return False
 
 
 def new_id() -> str:

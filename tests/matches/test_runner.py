@@ -169,7 +169,7 @@ def test_kill_9_then_resume_gives_the_uninterrupted_match(tmp_path):
         process.kill()
     store = Store.open(db)
     (match,) = store.matches()
-    assert match["status"] == "running"  # killed mid-match, never finished
+    assert match["status"] == "stopped"  # killed mid-match: marked running, but its writer is gone
     runner = MatchRunner.resume(store, match["id"])
     asyncio.run(runner.run())
     assert replayable(store, match["id"]) == replayable(reference_store, reference.match_id)

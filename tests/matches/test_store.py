@@ -105,3 +105,25 @@ def test_follow_sees_what_another_connection_appends_and_stops_when_the_stream_d
     seen = [e.payload["n"] for e in Store.open(path).follow(stream, poll_s=0.01)]
     thread.join()
     assert seen == [0, 1, 2, 3, 4]
+
+
+def test_a_running_stream_whose_writer_died_reads_as_stopped(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "a.db"
+    code = (
+        "from arena.store import Store; s = Store.open(r'%s'); "
+        "print(s.create_match(title='t', mode='turns', seed=1, config={}, players=[]))" % path
+    )
+    match_id = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    store = Store.open(path)
+    assert store.stream(match_id)["status"] == "stopped"  # that process has exited
+    assert (
+        store.match(match_id)["status"] == "stopped" and store.matches()[0]["status"] == "stopped"
+    )
+    assert list(store.follow(match_id, poll_s=0.01)) == []  # nobody waits on it
+    store.set_status(match_id, "running")  # resumed here: this process writes it now
+    assert store.stream(match_id)["status"] == "running"
