@@ -113,8 +113,8 @@ def test_a_running_stream_whose_writer_died_reads_as_stopped(tmp_path):
 
     path = tmp_path / "a.db"
     code = (
-        "from arena.store import Store; s = Store.open(r'%s'); "
-        "print(s.create_match(title='t', mode='turns', seed=1, config={}, players=[]))" % path
+        f"from arena.store import Store; s = Store.open({str(path)!r}); "
+        "print(s.create_match(title='t', mode='turns', seed=1, config={}, players=[]))"
     )
     match_id = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
