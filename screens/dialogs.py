@@ -13,6 +13,7 @@ from arena.replay import ReplayState
 
 
 class ConfirmScreen(ModalScreen[bool]):
+    AUTO_FOCUS = "#no"  # a stray Enter must not confirm something destructive
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
         Binding("n,escape", "answer(False)", "No", id="confirm.no"),
@@ -81,19 +82,20 @@ class GameOverScreen(ModalScreen[str]):
             else f"No winner ({(state.end_reason or '').replace('_', ' ')})"
         )
         rows = [
-            f"{s['rank']}. {s['name']:<16} {s['tiles_left']:>3} tiles left" for s in state.standings
+            f"{s['rank']}. {s['name']:<16} {s['tiles_left']:>3} tile{'' if s['tiles_left'] == 1 else 's'} left"
+            for s in state.standings
         ]
         with Vertical(classes="dialog"):
             yield Label(head, id="over-title")
             yield Static("\n".join(rows), id="standings")
             with Horizontal(classes="buttons"):
-                yield Button("Replay (r)", id="replay")
-                yield Button("Play again (a)", id="again", variant="primary")
-                yield Button("Home (h)", id="home")
+                yield Button("Replay (r)", id="over-replay")
+                yield Button("Play again (a)", id="over-again", variant="primary")
+                yield Button("Home (h)", id="over-home")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "home")
+        self.dismiss((event.button.id or "over-home").removeprefix("over-"))

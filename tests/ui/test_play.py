@@ -204,3 +204,15 @@ async def test_an_unexpected_error_exits_with_one_line_and_a_log(tmp_path, capsy
     said = capsys.readouterr().err
     assert "stopped on an unexpected error: ZeroDivisionError" in said
     assert "Traceback" not in said and "Traceback" in log_path().read_text()
+
+
+async def test_enter_on_a_confirmation_means_no(app):
+    from screens.dialogs import ConfirmScreen
+
+    answers = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(ConfirmScreen("Delete everything?"), answers.append)
+        await pilot.pause(0.1)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+    assert answers == [False]

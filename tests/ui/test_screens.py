@@ -730,3 +730,30 @@ def test_snapshot_play(snap_compare, tmp_path, fixed_ids):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_game_over(snap_compare, tmp_path, bot_db):
+    from arena.replay import Replay
+    from screens.dialogs import GameOverScreen
+
+    path, match_id = bot_db
+    state = Replay.load(Store.open(path), match_id).final()
+    app = snapshot_app(tmp_path, db=path, start=lambda app: GameOverScreen(state, match_id))
+
+    async def run_before(pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_dump_picker(snap_compare, tmp_path):
+    from screens.dialogs import DumpScreen
+
+    app = snapshot_app(tmp_path, start=lambda app: DumpScreen("QATSXEE"))
+
+    async def run_before(pilot) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, DumpScreen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
