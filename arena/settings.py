@@ -43,6 +43,8 @@ class Settings:
     theme: str = "textual-dark"
     dictionary: str | None = None
     keys: dict[str, str] = field(default_factory=dict)
+    # Binding id -> keys, e.g. {"play.hint": "ctrl+h,f5"}; ids are listed in the help screen.
+    keymap: dict[str, str] = field(default_factory=dict)
 
     def public(self) -> dict:
         """Everything but the keys (for display and logs)."""
@@ -79,6 +81,8 @@ def load_settings(path: Path | None = None) -> Settings:
         settings.level = "normal"
     if not isinstance(settings.keys, dict):
         settings.keys = {}
+    if not isinstance(settings.keymap, dict):
+        settings.keymap = {}
     return settings
 
 

@@ -59,6 +59,7 @@ class ArenaApp(App):
         else:
             self._startup_problem = None
         apply_keys(self.settings)
+        self.set_keymap({str(k): str(v) for k, v in self.settings.keymap.items()})
         if self.settings.theme:
             self.theme = (
                 self.settings.theme

@@ -204,15 +204,26 @@ def section_title(owner: type) -> str:
 def keys_markdown(app: App) -> str:
     """A table of keys for every class that binds keys, after the app's keymap."""
     owners, problems = binding_owners()
-    parts = ["## Keys"]
+    parts = [
+        "## Keys",
+        "To rebind a key, add its id under `keymap` in your settings file, for example "
+        '`keymap: {"play.hint": "f5"}`.',
+    ]
     for owner in owners:
         rows = [
-            (bound_keys(app, binding), binding.description or binding.action, binding.tooltip)
+            (
+                bound_keys(app, binding),
+                binding.description or binding.action,
+                binding.tooltip,
+                f"`{binding.id}`" if binding.id else "",
+            )
             for binding in own_bindings(owner)
         ]
-        rows += EXTRA_KEYS.get(owner.__name__, [])
-        table = "| Key | Action | What it does |\n|---|---|---|"
-        table += "".join(f"\n| {key} | {what} | {tip} |" for key, what, tip in rows)
+        rows += [(*row, "") for row in EXTRA_KEYS.get(owner.__name__, [])]
+        table = "| Key | Action | What it does | Id |\n|---|---|---|---|"
+        table += "".join(
+            f"\n| {key} | {what} | {tip} | {ident} |" for key, what, tip, ident in rows
+        )
         parts += [f"### {section_title(owner)}", table]
     if problems:
         parts.append(

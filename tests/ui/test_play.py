@@ -216,3 +216,16 @@ async def test_enter_on_a_confirmation_means_no(app):
         await pilot.press("enter")
         await pilot.pause(0.1)
     assert answers == [False]
+
+
+async def test_keys_can_be_rebound_in_settings(tmp_path):
+    import yaml
+
+    settings = tmp_path / "settings.yaml"
+    settings.write_text(yaml.safe_dump({"keymap": {"play.hint": "f5"}}))
+    app = ArenaApp(db=tmp_path / "a.db", settings_file=settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(PlayScreen(human_vs_bot(), app.store))
+        await wait_for(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.edit.hand)
+        await pilot.press("f5")
+        await wait_for(pilot, lambda: "Hint" in str(app.screen.query_one("#verdict").render()))
