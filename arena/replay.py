@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.store import DamagedEvent, Store, StoredEvent, StoreError
-from engines.bananagrams.tiles import TOTAL_TILES
+from engines.bananagrams.tiles import TOTAL_TILES, tiles_not_covered
 
 CHECKPOINT_EVERY = 64
 LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -103,8 +103,7 @@ class PlayerReplay:
     @property
     def tiles_left(self) -> int:
         """Tiles in hand not covered by the latest valid board (how standings rank players)."""
-        covered = Counter("".join(self.valid_grid).replace(".", "")) & Counter(self.hand)
-        return len(self.hand) - sum(covered.values())
+        return tiles_not_covered(self.hand, "".join(self.valid_grid).replace(".", ""))
 
     @property
     def total_tokens(self) -> int:

@@ -7,14 +7,13 @@ automatically when a submitted board is valid and uses every tile, as in Banana-
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import ClassVar
 
 from engines.bananagrams.board import Cell, Grid, render_rows
 from engines.bananagrams.dictionary import Dictionary, enable
-from engines.bananagrams.tiles import Bunch, hand_size
+from engines.bananagrams.tiles import Bunch, hand_size, tiles_not_covered
 from engines.bananagrams.verifier import VerifyResult, verify
 
 DUMP_DRAW = 3
@@ -210,8 +209,7 @@ class PlayerState:
     @property
     def tiles_left(self) -> int:
         """Tiles in hand not covered by the latest valid board."""
-        covered = Counter(self.valid_board.values()) & Counter(self.hand)
-        return len(self.hand) - sum(covered.values())
+        return tiles_not_covered(self.hand, self.valid_board.values())
 
 
 class GameError(ValueError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 TILE_COUNTS: dict[str, int] = {
@@ -31,6 +32,13 @@ def full_set() -> list[str]:
 
 def letter_counts(letters: str) -> Counter[str]:
     return Counter(letters.upper())
+
+
+def tiles_not_covered(hand: Iterable[str], board_letters: Iterable[str]) -> int:
+    """Tiles of a hand that a board does not use: how standings rank players without a winner."""
+    hand = list(hand)
+    covered = Counter(board_letters) & Counter(hand)
+    return len(hand) - sum(covered.values())
 
 
 def check_tiles(letters: str) -> str | None:
