@@ -80,3 +80,11 @@ db_option = click.option(
     envvar="ARENA_DB",
     help="Database file (default: ARENA_DB or the user data folder).",
 )
+
+dictionary_option = click.option(
+    "--dictionary",
+    "dictionary_path",
+    metavar="PATH",
+    help="A word list file (one word per line) instead of ENABLE.",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

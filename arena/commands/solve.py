@@ -7,7 +7,14 @@ import sys
 
 import click
 
-from arena.commands.inputs import InputError, letters_option, load_word_list, read_text
+from arena.commands.inputs import (
+    InputError,
+    dictionary_option,
+    json_option,
+    letters_option,
+    load_word_list,
+    read_text,
+)
 
 
 @click.command()
@@ -26,13 +33,8 @@ from arena.commands.inputs import InputError, letters_option, load_word_list, re
     show_default=True,
     help="Give up and report the best partial board after this long.",
 )
-@click.option(
-    "--dictionary",
-    "dictionary_path",
-    metavar="PATH",
-    help="A word list file (one word per line) instead of ENABLE.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@dictionary_option
+@json_option
 def solve(
     letters: str | None,
     board_source: str | None,

@@ -7,19 +7,20 @@ import sys
 
 import click
 
-from arena.commands.inputs import letters_option, load_word_list, read_text
+from arena.commands.inputs import (
+    dictionary_option,
+    json_option,
+    letters_option,
+    load_word_list,
+    read_text,
+)
 
 
 @click.command()
 @click.argument("source", default="-", metavar="[FILE|-]")
 @click.option("--hand", help="The player's tiles, e.g. AEINRST; checks the board uses only these.")
-@click.option(
-    "--dictionary",
-    "dictionary_path",
-    metavar="PATH",
-    help="A word list file (one word per line) instead of ENABLE.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@dictionary_option
+@json_option
 def verify(source: str, hand: str | None, dictionary_path: str | None, as_json: bool) -> None:
     """Verify a Bananagrams board from FILE or stdin.
 
