@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -129,7 +130,7 @@ def ask(
     yes: bool,
     max_steps: int,
     max_cost: float,
-    db: str | None,
+    db_path: Path | None,
 ) -> None:
     """Answer QUESTION with the agent, headless.
 
@@ -156,7 +157,7 @@ def ask(
     from arena.sessions import SessionRecorder, create_session, session_title
 
     # Saved like a chat session, so the app's sessions browser can resume or export it.
-    store = open_store(db)
+    store = open_store(db_path)
     session_id = create_session(store, model=model, policy=policy, title=session_title(question))
     record = SessionRecorder(store, session_id)
 

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from arena.commands.inputs import InputError
-from arena.commands.matches import db_option, find_match, open_store, store_errors
+from arena.commands.inputs import InputError, db_option, find_match, open_store, store_errors
 from arena.export import FORMATS
 
 
@@ -33,7 +32,7 @@ def export(match_id: str, fmt: str, output: Path | None, db_path: Path | None) -
     """Export a stored match. MATCH_ID may be a unique prefix."""
     from arena.export import export_match, to_json_text, write_atomic
 
-    store = open_store(db_path)
+    store = open_store(db_path, create=False)
     full_id = find_match(store, match_id)
     with store_errors():
         text = to_json_text(export_match(store, full_id, fmt))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -63,23 +66,51 @@ def load_word_list(path: str | None):
         raise InputError(str(error)) from None
 
 
-def open_store(db: str | None):
-    """The event store for --db (else ARENA_DB, else the user data folder); errors exit 2."""
-    from arena.store import Store, StoreError
-
-    try:
-        return Store.open(db)
-    except StoreError as error:
-        raise InputError(str(error)) from None
-
-
 db_option = click.option(
     "--db",
-    "db",
+    "db_path",
+    type=click.Path(path_type=Path),
     metavar="PATH",
-    envvar="ARENA_DB",
-    help="Database file (default: ARENA_DB or the user data folder).",
+    help="The database file (default: $ARENA_DB, else arena.db in the user data folder).",
 )
+
+
+@contextmanager
+def store_errors() -> Iterator[None]:
+    """Turn a damaged, foreign or unreadable database into one line on stderr and exit 2."""
+    import sqlite3  # only commands that open the database pay for it
+
+    from arena.store import StoreError
+
+    try:
+        yield
+    except StoreError as error:
+        raise InputError(str(error)) from None
+    except sqlite3.DatabaseError as error:
+        raise InputError(f"the database cannot be read ({error})") from None
+    except json.JSONDecodeError as error:
+        raise InputError(f"the database holds a damaged record ({error})") from None
+
+
+def open_store(db_path: Path | None, *, create: bool = True, missing_ok: bool = False):
+    """The store at --db (else the default). Commands that only read never create a database:
+    a missing file is an error, or None with `missing_ok` (only for the default location)."""
+    from arena.store import Store, default_db_path
+
+    path = db_path or default_db_path()
+    if not create and not path.exists():
+        if missing_ok and db_path is None:
+            return None
+        raise InputError(f"no database at {path}; choose one with --db or ARENA_DB")
+    with store_errors():
+        return Store.open(path)
+
+
+def find_match(store, prefix: str) -> str:
+    """The full id of the match whose id is or starts with `prefix`."""
+    with store_errors():
+        return store.find_stream(prefix, kind="match")["id"]
+
 
 dictionary_option = click.option(
     "--dictionary",

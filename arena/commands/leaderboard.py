@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from arena.commands.matches import db_option, open_store, store_errors
+from arena.commands.inputs import db_option, open_store, store_errors
 
 HEADERS = ["#", "player", "rating", "mu", "sigma", "games", "wins", "valid", "tok/turn", "cost"]
 
@@ -22,7 +22,7 @@ def leaderboard(as_json: bool, db_path: Path | None) -> None:
     left out. Valid = valid boards / boards submitted."""
     from arena.ratings import leaderboard as compute
 
-    store = open_store(db_path, missing_ok=True)
+    store = open_store(db_path, create=False, missing_ok=True)
     standings = []
     if store is not None:
         with store_errors():

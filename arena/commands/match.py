@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 
 import click
 
-from arena.commands.inputs import InputError, db_option, open_store
+from arena.commands.inputs import InputError, db_option, find_match, open_store
 
 
 @click.command()
@@ -15,7 +16,7 @@ from arena.commands.inputs import InputError, db_option, open_store
 @db_option
 @click.option("--headless", is_flag=True, help="No screen: print progress and the final standings.")
 @click.option("--seed", type=int, help="Override the config's seed.")
-def match(config_path: str, db: str | None, headless: bool, seed: int | None) -> None:
+def match(config_path: str, db_path: Path | None, headless: bool, seed: int | None) -> None:
     """Run the match described by the YAML file CONFIG (Banana-Bench match files work as-is)."""
     from arena.config import ConfigError, load_config
 
@@ -27,7 +28,7 @@ def match(config_path: str, db: str | None, headless: bool, seed: int | None) ->
         config.seed = seed
     if any(p.kind == "human" for p in config.players) and headless:
         raise InputError("a config with a human player needs the screen; drop --headless")
-    store = open_store(db)
+    store = open_store(db_path)
     if not headless:
         _open_screen(store, config)
         return
@@ -44,16 +45,12 @@ def match(config_path: str, db: str | None, headless: bool, seed: int | None) ->
 @click.command()
 @click.argument("match_id")
 @db_option
-def resume(match_id: str, db: str | None) -> None:
+def resume(match_id: str, db_path: Path | None) -> None:
     """Continue a match that stopped (crash, kill, Ctrl-C) exactly where it was."""
     from arena.runner import MatchRunner
-    from arena.store import StoreError
 
-    store = open_store(db)
-    try:
-        match_id = store.find_stream(match_id, "match")["id"]
-    except StoreError as error:
-        raise InputError(str(error)) from None
+    store = open_store(db_path, create=False)
+    match_id = find_match(store, match_id)
     runner = _build(lambda: MatchRunner.resume(store, match_id, on_event=_printer()))
     click.echo(f"Resuming match {match_id} at turn {runner.game.turns + 1}", err=True)
     _run(runner)

@@ -1,61 +1,14 @@
-"""`arena matches`: list stored matches. Also the database plumbing the match commands share:
-the `--db` option, opening the store, and finding a match by id prefix."""
+"""`arena matches`: list stored matches."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
 import click
 
-from arena.commands.inputs import InputError
-
-db_option = click.option(
-    "--db",
-    "db_path",
-    type=click.Path(path_type=Path),
-    metavar="PATH",
-    help="The database file (default: $ARENA_DB, else arena.db in the user data folder).",
-)
-
-
-@contextmanager
-def store_errors() -> Iterator[None]:
-    """Turn a damaged, foreign or unreadable database into one line on stderr and exit 2."""
-    from arena.store import StoreError
-
-    try:
-        yield
-    except StoreError as error:
-        raise InputError(str(error)) from None
-    except sqlite3.DatabaseError as error:
-        raise InputError(f"the database cannot be read ({error})") from None
-    except json.JSONDecodeError as error:
-        raise InputError(f"the database holds a damaged record ({error})") from None
-
-
-def open_store(db_path: Path | None, *, missing_ok: bool = False):
-    """The store at --db (else the default). A read command never creates a database: a
-    missing file is an error, or None with `missing_ok` (only for the default location)."""
-    from arena.store import Store, default_db_path
-
-    path = db_path or default_db_path()
-    if not path.exists():
-        if missing_ok and db_path is None:
-            return None
-        raise InputError(f"no database at {path}; choose one with --db or ARENA_DB")
-    with store_errors():
-        return Store.open(path)
-
-
-def find_match(store, prefix: str) -> str:
-    """The full id of the match whose id is or starts with `prefix`."""
-    with store_errors():
-        return store.find_stream(prefix, kind="match")["id"]
+from arena.commands.inputs import db_option, open_store, store_errors
 
 
 def _date(timestamp: float | None) -> str:
@@ -122,7 +75,7 @@ def matches_table(rows: list[dict]) -> str:
 @db_option
 def matches(as_json: bool, db_path: Path | None) -> None:
     """List stored matches, newest first."""
-    store = open_store(db_path, missing_ok=True)
+    store = open_store(db_path, create=False, missing_ok=True)
     rows = []
     if store is not None:
         with store_errors():

@@ -202,7 +202,7 @@ def run(
     yes: bool,
     max_steps: int,
     max_cost: float,
-    db: str | None,
+    db_path: Path | None,
 ) -> None:
     """Answer every question of SET with the agent and score the answers.
 
@@ -232,7 +232,9 @@ def run(
         )
     from arena.question_log import QuestionRunLog
 
-    log = QuestionRunLog(open_store(db), set_name=question_set.name, model=model, policy=policy)
+    log = QuestionRunLog(
+        open_store(db_path), set_name=question_set.name, model=model, policy=policy
+    )
     with handle:
         try:
             runs = _run_with_progress(chosen, models, options, concurrency, mode, handle, log)

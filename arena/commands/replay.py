@@ -14,8 +14,7 @@ from pathlib import Path
 
 import click
 
-from arena.commands.inputs import InputError
-from arena.commands.matches import db_option, find_match, open_store, store_errors
+from arena.commands.inputs import InputError, db_option, find_match, open_store, store_errors
 
 BLOCK_MIN_WIDTH = 34
 BLOCK_MAX_WIDTH = 60
@@ -33,7 +32,7 @@ def replay(match_id: str, at: int | None, as_json: bool, db_path: Path | None) -
     """Show a stored match as it stood after event N. MATCH_ID may be a unique prefix."""
     from arena.replay import Replay
 
-    store = open_store(db_path)
+    store = open_store(db_path, create=False)
     full_id = find_match(store, match_id)
     with store_errors():
         loaded = Replay.load(store, full_id)
