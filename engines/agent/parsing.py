@@ -75,23 +75,29 @@ def _candidates(text: str) -> Iterator[str]:
                 return
 
 
+def _outside_strings(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """(index, char) for every character outside JSON strings; the quotes that open and close a
+    string are included, so a reader can tell whether a string is open."""
+    in_string = escaped = False
+    for index in range(start, len(text)):
+        char = text[index]
+        if not in_string:
+            in_string = char == '"'
+            yield index, char
+        elif escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == '"':
+            in_string = False
+            yield index, char
+
+
 def _balanced_prefix(text: str, start: int) -> str:
     """From `start` to the brace that closes it, or to the end when it never closes."""
     depth = 0
-    in_string = False
-    escaped = False
-    for index in range(start, len(text)):
-        char = text[index]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
+    for index, char in _outside_strings(text, start):
+        if char in "{[":
             depth += 1
         elif char in "}]":
             depth -= 1
@@ -167,17 +173,9 @@ def _scan(text: str) -> tuple[list[str], bool, list[int]]:
     stack: list[str] = []
     cuts: list[int] = []
     in_string = False
-    escaped = False
-    for index, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
+    for index, char in _outside_strings(text):
+        if char == '"':
+            in_string = not in_string
         elif char in "{[":
             stack.append(char)
             cuts.append(index + 1)
