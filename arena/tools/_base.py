@@ -58,6 +58,11 @@ class Workspace:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root).expanduser().resolve()
 
+    @classmethod
+    def of(cls, value: Workspace | str | os.PathLike[str]) -> Workspace:
+        """A workspace, given one or a folder path."""
+        return value if isinstance(value, Workspace) else cls(value)
+
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r})"
 

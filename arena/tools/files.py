@@ -48,7 +48,7 @@ class ReadFileTool:
         max_pdf_pages: int = 100,
         max_file_bytes: int = 50 * 1024 * 1024,
     ) -> None:
-        self.workspace = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
+        self.workspace = Workspace.of(workspace)
         self.max_chars = max_chars
         self.max_csv_rows = max_csv_rows
         self.max_cell_chars = max_cell_chars
@@ -212,7 +212,7 @@ class WriteFileTool:
     needs_approval = True
 
     def __init__(self, workspace: Workspace | str | Path, *, max_chars: int = 1_000_000) -> None:
-        self.workspace = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
+        self.workspace = Workspace.of(workspace)
         self.max_chars = max_chars
         self.spec = ToolSpec(
             name="write_file",

@@ -31,7 +31,7 @@ class ShellTool:
         memory_limit_mb: int | None = None,
         shell: str = "/bin/sh",
     ) -> None:
-        self.workspace = workspace if isinstance(workspace, Workspace) else Workspace(workspace)
+        self.workspace = Workspace.of(workspace)
         self.timeout_s = timeout_s
         self.output_limit = output_limit
         self.memory_limit_mb = memory_limit_mb
