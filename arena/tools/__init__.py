@@ -18,7 +18,6 @@ them.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from arena.tools._base import Workspace
 from arena.tools.files import ReadFileTool, WriteFileTool
@@ -50,7 +49,7 @@ def default_tools(
 ) -> list[Tool]:
     """The standard tools over one workspace folder: python, read_file, read_url, write_file,
     shell (switch any off with its flag)."""
-    space = workspace if isinstance(workspace, Workspace) else Workspace(Path(workspace))
+    space = Workspace.of(workspace)
     tools: list[Tool] = []
     if python:
         tools.append(
